@@ -1,0 +1,144 @@
+package jsonv
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestFormatNumberMatchesJavaScript(t *testing.T) {
+	tenth := 0.1
+	cases := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {1, "1"}, {-1, "-1"}, {0.1, "0.1"}, {1.5, "1.5"}, {100, "100"},
+		{1e21, "1e+21"}, {1e20, "100000000000000000000"}, {123456789012345680000, "123456789012345680000"},
+		{1e-7, "1e-7"}, {1e-6, "0.000001"}, {1.5e-7, "1.5e-7"}, {0.000123, "0.000123"},
+		{1.7976931348623157e308, "1.7976931348623157e+308"}, {5e-324, "5e-324"},
+		{9007199254740993, "9007199254740992"}, {tenth + 2*tenth, "0.30000000000000004"},
+		{-2.5e25, "-2.5e+25"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
+	}
+	for _, c := range cases {
+		if got := FormatNumber(c.in); got != c.want {
+			t.Errorf("FormatNumber(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestStringsAreQuotedLikeJSONStringify(t *testing.T) {
+	cases := map[string]string{
+		"plain":        `"plain"`,
+		"<a&b>":        `"<a&b>"`,
+		"q\"b\\":       `"q\"b\\"`,
+		"\n\t\r\b\f":   `"\n\t\r\b\f"`,
+		"\x01\x1f":     `"\u0001\u001f"`,
+		"\u2028\u2029": "\"\u2028\u2029\"",
+		"€😀":           `"€😀"`,
+		"bad\xffbyte":  "\"bad\ufffdbyte\"",
+		"":             `""`,
+		"\u007f":       "\"\u007f\"",
+	}
+	for in, want := range cases {
+		if got := string(AppendString(nil, in)); got != want {
+			t.Errorf("AppendString(%q) = %s, want %s", in, got, want)
+		}
+		if got := StringByteLen(in); got != len(want) {
+			t.Errorf("StringByteLen(%q) = %d, want %d", in, got, len(want))
+		}
+	}
+}
+
+func TestParseKeepsKeyOrderAndLastDuplicateValue(t *testing.T) {
+	v := MustParse(`{"z":1,"a":[true,null,"x"],"m":{"b":2,"a":1},"z":3}`)
+	if got := v.String(); got != `{"z":3,"a":[true,null,"x"],"m":{"b":2,"a":1}}` {
+		t.Fatalf("round trip = %s", got)
+	}
+	if v.ByteLen() != len(v.String()) {
+		t.Fatalf("ByteLen %d != %d", v.ByteLen(), len(v.String()))
+	}
+	if x, ok := v.Get("m"); !ok || x.Lookup("b").AsNumber() != 2 {
+		t.Fatalf("Get(m).b = %v", x)
+	}
+}
+
+func TestParseRejectsBadInput(t *testing.T) {
+	for _, in := range []string{``, `{`, `[1,]`, `1 2`, `{"a":}`, `1e999`, `nul`} {
+		if _, err := ParseString(in); err == nil {
+			t.Errorf("Parse(%q) succeeded", in)
+		}
+	}
+}
+
+func TestDeepNestingParsesAndEncodes(t *testing.T) {
+	const depth = 5000
+	src := strings.Repeat("[", depth) + strings.Repeat("]", depth)
+	v, err := ParseString(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.String() != src {
+		t.Fatal("deep array did not round-trip")
+	}
+}
+
+func TestNumberValueRejectsNonLossless(t *testing.T) {
+	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1)} {
+		if _, err := NumberValue(f); err == nil {
+			t.Errorf("NumberValue(%v) accepted", f)
+		}
+	}
+}
+
+func TestFromGoSortsMapKeysAndKeepsStructOrder(t *testing.T) {
+	type S struct {
+		Zed int    `json:"zed"`
+		Abc string `json:"abc"`
+	}
+	v, err := FromGo(map[string]any{"b": 1, "a": []any{S{1, "x"}, int64(2), json.Number("3.5")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != `{"a":[{"zed":1,"abc":"x"},2,3.5],"b":1}` {
+		t.Fatalf("FromGo = %s", got)
+	}
+	if _, err := FromGo(map[string]any{"x": math.NaN()}); err == nil {
+		t.Fatal("NaN accepted")
+	}
+}
+
+func TestAppendIndentCompactsBeyondTheCap(t *testing.T) {
+	v := MustParse(`{"n":42,"ok":true,"e":{},"l":[]}`)
+	if got := string(AppendIndent(nil, v, "  ", 10)); got != "{\n  \"n\": 42,\n  \"ok\": true,\n  \"e\": {},\n  \"l\": []\n}" {
+		t.Fatalf("got %q", got)
+	}
+	deep := MustParse(`[[[[[[1,2]]]]]]`)
+	want := "[\n  [\n    [\n      [\n        [\n          [1,2]\n        ]\n      ]\n    ]\n  ]\n]"
+	if got := string(AppendIndent(nil, deep, "  ", 10)); got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+func FuzzParseRoundTrip(f *testing.F) {
+	for _, s := range []string{`null`, `{"a":[1,2.5,"x\u0001"],"b":{"c":false}}`, `"\ud83d\ude00"`, `[1e21,1e-7,-0]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseString(s)
+		if err != nil {
+			return
+		}
+		out := v.String()
+		if len(out) != v.ByteLen() {
+			t.Fatalf("ByteLen %d, encoded %d bytes", v.ByteLen(), len(out))
+		}
+		again, err := ParseString(out)
+		if err != nil {
+			t.Fatalf("re-parse of %q: %v", out, err)
+		}
+		if again.String() != out {
+			t.Fatalf("not stable: %q then %q", out, again.String())
+		}
+	})
+}

@@ -1,0 +1,45 @@
+package registry
+
+import "github.com/runcode-dev/runcode/internal/jsonv"
+
+// Content is one block of model-facing content: text, or an image as base64 data.
+type Content struct {
+	Type     string // "text" or "image"
+	Text     string // for "text"
+	Data     string // base64, for "image"
+	MimeType string // for "image"
+}
+
+// TextContent returns a text block.
+func TextContent(text string) Content { return Content{Type: "text", Text: text} }
+
+// Value returns the block as a JSON object in the wire shape ({"type":"text","text":…}).
+func (c Content) Value() jsonv.Value {
+	ms := []jsonv.Member{{Key: "type", Value: jsonv.StringValue(c.Type)}}
+	if c.Type == "text" {
+		ms = append(ms, jsonv.Member{Key: "text", Value: jsonv.StringValue(c.Text)})
+	} else {
+		ms = append(ms,
+			jsonv.Member{Key: "data", Value: jsonv.StringValue(c.Data)},
+			jsonv.Member{Key: "mimeType", Value: jsonv.StringValue(c.MimeType)})
+	}
+	return jsonv.ObjectValue(ms...)
+}
+
+// ContentValue returns blocks as a JSON array.
+func ContentValue(blocks []Content) jsonv.Value {
+	items := make([]jsonv.Value, len(blocks))
+	for i, b := range blocks {
+		items[i] = b.Value()
+	}
+	return jsonv.ArrayValue(items...)
+}
+
+// RenderValue is the default rendering of a canonical value: a string as its raw text, anything
+// else as JSON indented by two spaces.
+func RenderValue(v jsonv.Value) []Content {
+	if v.Kind() == jsonv.String {
+		return []Content{TextContent(v.AsString())}
+	}
+	return []Content{TextContent(string(jsonv.AppendIndent(nil, v, "  ", -1)))}
+}

@@ -1,0 +1,143 @@
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/runcode-dev/runcode/internal/jsonv"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// compiledSchema is a JSON Schema compiled once, at registration.
+type compiledSchema struct {
+	schema *jsonschema.Schema
+}
+
+// noLoader refuses every external reference: a tool schema must be self-contained.
+type noLoader struct{}
+
+func (noLoader) Load(u string) (any, error) {
+	return nil, fmt.Errorf("external schema reference %q is not allowed", u)
+}
+
+// compileSchema compiles doc, naming it by tool and role for error messages. An undefined doc
+// compiles to nil (anything goes).
+func compileSchema(toolName, role string, doc jsonv.Value) (*compiledSchema, error) {
+	if !doc.IsDefined() {
+		return nil, nil
+	}
+	if k := doc.Kind(); k != jsonv.Object && k != jsonv.Bool {
+		return nil, fmt.Errorf("%s schema must be a JSON object or boolean, got %s", role, k)
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(jsonschema.SchemeURLLoader{"mem": noLoader{}, "file": noLoader{}, "http": noLoader{}, "https": noLoader{}})
+	loc := "mem://runcode/tools/" + url.PathEscape(toolName) + "/" + role + ".json"
+	if err := c.AddResource(loc, doc.Any()); err != nil {
+		return nil, fmt.Errorf("%s schema: %v", role, err)
+	}
+	s, err := c.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("%s schema: %s", role, strings.ReplaceAll(err.Error(), loc, ""))
+	}
+	return &compiledSchema{schema: s}, nil
+}
+
+// violations validates v and returns one message per leaf violation, each naming the JSON path
+// of the offending value (root shown as rootLabel).
+func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
+	if s == nil {
+		return nil
+	}
+	err := s.schema.Validate(v.Any())
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []string{err.Error()}
+	}
+	p := message.NewPrinter(language.English)
+	var out []string
+	stack := []*jsonschema.ValidationError{ve}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(e.Causes) > 0 {
+			for i := len(e.Causes) - 1; i >= 0; i-- {
+				stack = append(stack, e.Causes[i])
+			}
+			continue
+		}
+		out = append(out, describeViolation(p, e, rootLabel))
+	}
+	return out
+}
+
+func describeViolation(p *message.Printer, e *jsonschema.ValidationError, rootLabel string) string {
+	path := jsonPath(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		msgs := make([]string, len(k.Missing))
+		for i, m := range k.Missing {
+			msgs[i] = "missing required property " + strconv.Quote(joinPath(path, m))
+		}
+		return strings.Join(msgs, "; ")
+	case *kind.Type:
+		want := strings.Join(k.Want, " or ")
+		return quotePath(path, rootLabel) + " must be " + article(want) + want + ", got " + k.Got
+	case *kind.AdditionalProperties:
+		msgs := make([]string, len(k.Properties))
+		for i, prop := range k.Properties {
+			msgs[i] = quotePath(joinPath(path, prop), rootLabel) + " is not a declared property (additionalProperties: false)"
+		}
+		return strings.Join(msgs, "; ")
+	}
+	return quotePath(path, rootLabel) + ": " + e.ErrorKind.LocalizedString(p)
+}
+
+func article(word string) string {
+	if word == "" {
+		return ""
+	}
+	switch word[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an "
+	}
+	return "a "
+}
+
+// jsonPath renders an instance location like a.b[2].c (no leading dot).
+func jsonPath(loc []string) string {
+	var b strings.Builder
+	for _, seg := range loc {
+		if _, err := strconv.Atoi(seg); err == nil && seg != "" && (seg == "0" || seg[0] != '0') {
+			b.WriteString("[" + seg + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func quotePath(path, rootLabel string) string {
+	if path == "" {
+		path = rootLabel
+	}
+	return strconv.Quote(path)
+}
