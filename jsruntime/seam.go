@@ -11,7 +11,7 @@ package jsruntime
 import (
 	"context"
 
-	"github.com/runcode-dev/runcode/internal/jsonv"
+	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // HostFunc is one binding function. The runtime calls it on its loop goroutine, in the order the

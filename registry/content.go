@@ -1,6 +1,6 @@
 package registry
 
-import "github.com/runcode-dev/runcode/internal/jsonv"
+import "github.com/runcode-dev/runcode/jsonv"
 
 // Content is one block of model-facing content: text, or an image as base64 data.
 type Content struct {

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/runcode-dev/runcode/internal/jsonv"
+	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // execution is one call on its way through the pipeline.

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/runcode-dev/runcode/internal/jsonv"
+	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // ReservedName is the name of the Code Mode transport tool. It cannot be registered as an

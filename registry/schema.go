@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/runcode-dev/runcode/internal/jsonv"
+	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -22,6 +23,7 @@ type compiledSchema struct {
 // noLoader refuses every external reference: a tool schema must be self-contained.
 type noLoader struct{}
 
+// Load refuses u.
 func (noLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("external schema reference %q is not allowed", u)
 }
@@ -63,7 +65,7 @@ func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
 		return []string{err.Error()}
 	}
 	p := message.NewPrinter(language.English)
-	var out []string
+	var leaves []*jsonschema.ValidationError
 	stack := []*jsonschema.ValidationError{ve}
 	for len(stack) > 0 {
 		e := stack[len(stack)-1]
@@ -74,7 +76,15 @@ func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
 			}
 			continue
 		}
-		out = append(out, describeViolation(p, e, rootLabel))
+		leaves = append(leaves, e)
+	}
+	// The validator visits properties in map order; sort by location so messages are stable.
+	sort.SliceStable(leaves, func(i, j int) bool {
+		return strings.Join(leaves[i].InstanceLocation, "\x00") < strings.Join(leaves[j].InstanceLocation, "\x00")
+	})
+	out := make([]string, len(leaves))
+	for i, e := range leaves {
+		out[i] = describeViolation(p, e, rootLabel)
 	}
 	return out
 }

@@ -30,6 +30,7 @@ const (
 
 var kindNames = [...]string{"undefined", "null", "boolean", "number", "string", "array", "object"}
 
+// String returns the JSON name of the kind ("object", "number", …).
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

@@ -1,0 +1,188 @@
+package bridge_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// outcome collects one binding call's settlement.
+type outcome struct {
+	done  chan struct{}
+	value jsonv.Value
+	err   error
+}
+
+func call(ns jsruntime.Namespace, name, args string) *outcome {
+	o := &outcome{done: make(chan struct{})}
+	for _, f := range ns.Functions {
+		if f.Name == name {
+			f.Call(context.Background(), jsonv.MustParse(args), func(v jsonv.Value, err error) {
+				o.value, o.err = v, err
+				close(o.done)
+			})
+			return o
+		}
+	}
+	panic("no binding " + name)
+}
+
+type recorder struct {
+	mu     sync.Mutex
+	events []bridge.Event
+}
+
+func (r *recorder) record(e bridge.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *recorder) lines() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, e := range r.events {
+		out = append(out, e.Value().String())
+	}
+	return out
+}
+
+func newRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
+	t.Helper()
+	reg := registry.New()
+	if err := reg.Register(tools...); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+var echo = registry.Tool{
+	Name: "echo",
+	Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+		return jsonv.StringValue("echo:" + inv.Arguments.Lookup("value").AsString()), nil
+	},
+}
+
+func TestSubCallsAreNumberedTaggedAndLoggedInOrder(t *testing.T) {
+	var parents []registry.Token
+	var mu sync.Mutex
+	probe := registry.Tool{Name: "probe", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+		mu.Lock()
+		parents = append(parents, inv.Parent)
+		mu.Unlock()
+		return jsonv.StringValue(inv.CallID), nil
+	}}
+	var outer registry.Token
+	outerTool := registry.Tool{Name: "outer", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+		outer = inv.Token
+		return jsonv.NullValue(), nil
+	}}
+	reg := newRegistry(t, echo, probe, outerTool)
+	reg.Execute(context.Background(), registry.Call{CallID: "call-1", Name: "outer", Arguments: jsonv.MustParse(`{}`)})
+	rec := &recorder{}
+	b := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "call-1", Token: outer, Tools: []string{"echo", "probe"}, Events: rec.record})
+	ns := b.Namespace()
+	one, two := call(ns, "echo", `{"value":"one"}`), call(ns, "echo", `{"value":"two"}`)
+	<-one.done
+	<-two.done
+	three := call(ns, "probe", `{}`)
+	<-three.done
+	b.Close()
+
+	if one.value.AsString() != "echo:one" || two.value.AsString() != "echo:two" {
+		t.Fatalf("values = %v, %v", one.value, two.value)
+	}
+	if three.value.AsString() != "call-1:code:3" {
+		t.Fatalf("third sub-call id = %v", three.value)
+	}
+	if len(parents) != 1 || outer.IsZero() || parents[0] != outer {
+		t.Fatalf("parents = %v", parents)
+	}
+	want := []string{
+		`{"type":"code-dispatch-start","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:1","name":"echo","arguments":{"value":"one"}}`,
+		`{"type":"code-dispatch","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:1","name":"echo","arguments":{"value":"one"},"isError":false,"content":[{"type":"text","text":"echo:one"}]}`,
+		`{"type":"code-dispatch-start","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:2","name":"echo","arguments":{"value":"two"}}`,
+		`{"type":"code-dispatch","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:2","name":"echo","arguments":{"value":"two"},"isError":false,"content":[{"type":"text","text":"echo:two"}]}`,
+	}
+	got := rec.lines()
+	if strings.Join(got[:4], "\n") != strings.Join(want, "\n") {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFailuresReachTheProgramAsMessages(t *testing.T) {
+	reg := newRegistry(t, echo, registry.Tool{Name: "fail", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+		return jsonv.Value{}, errors.New("deliberate failure")
+	}})
+	rec := &recorder{}
+	b := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"fail"}, Events: rec.record})
+	o := call(b.Namespace(), "fail", `{}`)
+	<-o.done
+	b.Close()
+	if o.err == nil || o.err.Error() != "deliberate failure" {
+		t.Fatalf("err = %v", o.err)
+	}
+	if got := rec.lines()[1]; !strings.Contains(got, `"isError":true,"content":[{"type":"text","text":"Error: deliberate failure"}]`) {
+		t.Fatalf("settle event = %s", got)
+	}
+}
+
+func TestCloseCancelsInFlightAbandonsQueuedAndRefusesLaterCalls(t *testing.T) {
+	started := make(chan struct{})
+	slow := registry.Tool{Name: "slow", Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
+		close(started)
+		<-ctx.Done()
+		return jsonv.Value{}, context.Cause(ctx)
+	}}
+	reg := newRegistry(t, slow, echo)
+	rec := &recorder{}
+	b := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
+	ns := b.Namespace()
+	inFlight := call(ns, "slow", `{}`)
+	queued := call(ns, "echo", `{"value":"x"}`)
+	<-started
+	b.Close()
+	<-inFlight.done
+	<-queued.done
+	late := call(ns, "echo", `{"value":"y"}`)
+	<-late.done
+
+	for _, c := range []struct {
+		o    *outcome
+		want string
+	}{
+		{inFlight, "run_code run is over (run_code settled); slow result discarded"},
+		{queued, "run_code run is over (run_code settled); echo tool call abandoned"},
+		{late, "run_code run is over (run_code settled); echo not dispatched"},
+	} {
+		if c.o.err == nil || c.o.err.Error() != c.want {
+			t.Errorf("err = %v, want %q", c.o.err, c.want)
+		}
+	}
+	lines := rec.lines()
+	if len(lines) != 2 || !strings.Contains(lines[1], `"isError":true`) {
+		t.Fatalf("want one start and one error settle event, got:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+func TestOuterCancellationCauseNamesTheReason(t *testing.T) {
+	reg := newRegistry(t, echo)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	b := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
+	cancel(fmt.Errorf("user pressed stop"))
+	o := call(b.Namespace(), "echo", `{"value":"x"}`)
+	<-o.done
+	b.Close()
+	if o.err == nil || o.err.Error() != "run_code run is over (user pressed stop); echo not dispatched" {
+		t.Fatalf("err = %v", o.err)
+	}
+}

@@ -1,0 +1,485 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/sdkgen"
+	"github.com/runcode-dev/runcode/toolsets/command"
+	"github.com/runcode-dev/runcode/toolsets/workspace"
+)
+
+const usage = `runcode runs TypeScript programs against tools, the way an agent in Code Mode does.
+
+Usage:
+  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
+  runcode sdk   [SOURCES] [-o FILE]                                   TypeScript declarations for the tools
+  runcode tools [SOURCES] [--json]                                    list the tools
+  runcode version
+
+Sources (combine freely; with none, the workspace tools rooted at the current directory):
+  --tools FILE      a tool manifest (JSON, or YAML for .yaml/.yml); repeatable
+  --workspace DIR   the built-in workspace file tools rooted at DIR
+
+Run "runcode CMD --help" for the flags of a command.
+`
+
+// cli holds the streams of one invocation.
+type cli struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// usageError is a bad command line (exit status 2).
+type usageError struct{ msg string }
+
+// Error returns the message.
+func (e *usageError) Error() string { return e.msg }
+
+func (c *cli) main(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(c.stderr, usage)
+		return exitUsage
+	}
+	var err error
+	code := exitOK
+	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		fmt.Fprint(c.stdout, usage)
+		return exitOK
+	case "run":
+		code, err = c.runCmd(args[1:])
+	case "sdk":
+		err = c.sdkCmd(args[1:])
+	case "tools":
+		err = c.toolsCmd(args[1:])
+	case "version":
+		fmt.Fprintln(c.stdout, "runcode", version())
+	default:
+		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(c.stderr, "runcode:", err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(c.stderr, `Run "runcode --help" for usage.`)
+		}
+		return exitUsage
+	}
+	return code
+}
+
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	return v + " " + bi.GoVersion
+}
+
+// parseInterleaved parses flags that may come before or after the positional arguments. Asked
+// for help, it prints the command's usage on stdout.
+func (c *cli) parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(c.stdout)
+		}
+	}
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(c *cli, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: runcode %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// flagError turns a flag parse error into a usage error (help stays help).
+func flagError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return &usageError{err.Error()}
+}
+
+func (c *cli) runCmd(args []string) (int, error) {
+	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM")
+	var src sources
+	src.register(fs)
+	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "inprocess", memory: 512 << 20}
+	lim.register(fs)
+	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
+	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
+	positional, err := c.parseInterleaved(fs, args)
+	if err != nil {
+		return 0, flagError(err)
+	}
+	if len(positional) != 1 {
+		return 0, &usageError{"run takes exactly one PROGRAM (a .ts/.js file, or - for stdin)"}
+	}
+	if err := lim.validate(); err != nil {
+		return 0, err
+	}
+	program, err := c.readProgram(positional[0])
+	if err != nil {
+		return 0, err
+	}
+	reg, closeSources, err := src.load()
+	if err != nil {
+		return 0, err
+	}
+	defer closeSources()
+
+	rt, err := jsruntime.New(jsruntime.Config{ComputeBudget: lim.cpu, WallCeiling: lim.timeout, MaxOutputBytes: int(lim.maxOutput)})
+	if err != nil {
+		return 0, &usageError{err.Error()}
+	}
+	var trace *traceWriter
+	if *tracePath != "" {
+		f, err := os.Create(*tracePath)
+		if err != nil {
+			return 0, fmt.Errorf("cannot write trace: %w", err)
+		}
+		defer f.Close()
+		trace = &traceWriter{w: f}
+	}
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: trace.event}); err != nil {
+		return 0, err
+	}
+	res := reg.Execute(c.ctx, registry.Call{
+		CallID: "run-1",
+		Name:   registry.ReservedName,
+		Arguments: jsonv.ObjectValue(
+			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
+			jsonv.Member{Key: "description", Value: jsonv.StringValue("Run " + filepath.Base(positional[0]))},
+		),
+	})
+	if err := trace.err(); err != nil {
+		fmt.Fprintln(c.stderr, "runcode: writing trace:", err)
+	}
+	if *asJSON {
+		out, ok := canonicalJSON(res)
+		if !ok {
+			fmt.Fprintln(c.stderr, "runcode:", res.Err.Message)
+			return exitFailed, nil
+		}
+		c.stdout.Write(append(jsonv.AppendJSON(nil, out), '\n'))
+	} else {
+		for _, block := range res.Content {
+			if block.Type == "text" {
+				fmt.Fprintln(c.stdout, block.Text)
+			}
+		}
+	}
+	if res.IsError {
+		return exitFailed, nil
+	}
+	return exitOK, nil
+}
+
+// canonicalJSON returns the --json outcome: the run's canonical value on success, or
+// {"logs":[…],"error":{"kind","message"}} for a failed program. ok is false when the call failed
+// before any program ran.
+func canonicalJSON(res registry.Result) (jsonv.Value, bool) {
+	if !res.IsError {
+		return res.Value, true
+	}
+	var f *codemode.RunFailure
+	if !errors.As(res.Err, &f) {
+		return jsonv.Value{}, false
+	}
+	logs := make([]jsonv.Value, len(f.Logs))
+	for i, l := range f.Logs {
+		logs[i] = jsonv.StringValue(l)
+	}
+	return jsonv.ObjectValue(
+		jsonv.Member{Key: "logs", Value: jsonv.ArrayValue(logs...)},
+		jsonv.Member{Key: "error", Value: jsonv.ObjectValue(
+			jsonv.Member{Key: "kind", Value: jsonv.StringValue(string(f.Kind))},
+			jsonv.Member{Key: "message", Value: jsonv.StringValue(f.Message)},
+		)},
+	), true
+}
+
+func (c *cli) readProgram(path string) (string, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(c.stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot read program: %w", err)
+	}
+	return string(data), nil
+}
+
+// traceWriter writes dispatch events as JSON Lines. A nil *traceWriter discards events.
+type traceWriter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	firstErr error
+}
+
+func (t *traceWriter) event(e bridge.Event) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, err := t.w.Write(append(jsonv.AppendJSON(nil, e.Value()), '\n')); err != nil && t.firstErr == nil {
+		t.firstErr = err
+	}
+}
+
+func (t *traceWriter) err() error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.firstErr
+}
+
+func (c *cli) sdkCmd(args []string) error {
+	fs := newFlagSet(c, "sdk", "[SOURCES] [-o FILE]")
+	var src sources
+	src.register(fs)
+	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
+	positional, err := c.parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(positional) > 0 {
+		return &usageError{fmt.Sprintf("sdk takes no arguments, got %q", positional[0])}
+	}
+	reg, closeSources, err := src.load()
+	if err != nil {
+		return err
+	}
+	defer closeSources()
+	text := sdkgen.DTS(codemode.SDKTools(reg))
+	if *out == "" {
+		_, err = io.WriteString(c.stdout, text)
+		return err
+	}
+	return os.WriteFile(*out, []byte(text), 0o644)
+}
+
+func (c *cli) toolsCmd(args []string) error {
+	fs := newFlagSet(c, "tools", "[SOURCES] [--json]")
+	var src sources
+	src.register(fs)
+	asJSON := fs.Bool("json", false, "print the tools with their full schemas as JSON")
+	positional, err := c.parseInterleaved(fs, args)
+	if err != nil {
+		return flagError(err)
+	}
+	if len(positional) > 0 {
+		return &usageError{fmt.Sprintf("tools takes no arguments, got %q", positional[0])}
+	}
+	reg, closeSources, err := src.load()
+	if err != nil {
+		return err
+	}
+	defer closeSources()
+	schemas := reg.SDKSchemas()
+	if *asJSON {
+		items := make([]jsonv.Value, len(schemas))
+		for i, s := range schemas {
+			ms := []jsonv.Member{
+				{Key: "name", Value: jsonv.StringValue(s.Name)},
+				{Key: "description", Value: jsonv.StringValue(s.Description)},
+				{Key: "parameters", Value: s.Parameters},
+			}
+			if s.Output.IsDefined() {
+				ms = append(ms, jsonv.Member{Key: "output", Value: s.Output})
+			}
+			items[i] = jsonv.ObjectValue(ms...)
+		}
+		_, err := c.stdout.Write(append(jsonv.AppendIndent(nil, jsonv.ArrayValue(items...), "  ", -1), '\n'))
+		return err
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	for _, s := range schemas {
+		desc, _, _ := strings.Cut(strings.TrimSpace(s.Description), "\n")
+		fmt.Fprintf(tw, "%s\t%s\n", s.Name, desc)
+	}
+	return tw.Flush()
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+// String joins the values with commas.
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+// Set appends one value.
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+// sources are the tool sources of one invocation.
+type sources struct {
+	manifests stringList
+	workspace string
+}
+
+func (s *sources) register(fs *flag.FlagSet) {
+	fs.Var(&s.manifests, "tools", "a tool manifest `FILE` (JSON, or YAML for .yaml/.yml); repeatable")
+	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
+}
+
+// load builds a registry from the sources; with none given, the workspace of the current
+// directory. A tool name defined by two sources is an error naming both.
+func (s *sources) load() (*registry.Registry, func(), error) {
+	type sourced struct {
+		label string
+		tools []registry.Tool
+	}
+	var all []sourced
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	for _, m := range s.manifests {
+		tools, err := command.Load(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, sourced{"manifest " + m, tools})
+	}
+	if s.workspace != "" || len(s.manifests) == 0 {
+		dir := s.workspace
+		if dir == "" {
+			dir = "."
+		}
+		ws, err := workspace.Open(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("workspace: %w", err)
+		}
+		closers = append(closers, ws.Close)
+		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools()})
+	}
+	reg := registry.New()
+	owner := map[string]string{}
+	for _, src := range all {
+		for _, t := range src.tools {
+			if prev, dup := owner[t.Name]; dup {
+				closeAll()
+				return nil, nil, fmt.Errorf("tool %q is defined by both %s and %s", t.Name, prev, src.label)
+			}
+			owner[t.Name] = src.label
+		}
+		if err := reg.Register(src.tools...); err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
+		}
+	}
+	return reg, closeAll, nil
+}
+
+// limits are the run limits.
+type limits struct {
+	timeout, cpu      time.Duration
+	maxOutput, memory byteSize
+	maxParallel       int
+	isolation         string
+}
+
+func (l *limits) register(fs *flag.FlagSet) {
+	fs.DurationVar(&l.timeout, "timeout", l.timeout, "wall-clock ceiling of the run")
+	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")
+	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
+	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
+	fs.StringVar(&l.isolation, "isolation", l.isolation, "inprocess (process isolation is not available yet)")
+	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB (not enforced in inprocess isolation yet)")
+}
+
+func (l *limits) validate() error {
+	switch {
+	case l.timeout <= 0:
+		return &usageError{"--timeout must be positive"}
+	case l.cpu <= 0:
+		return &usageError{"--cpu must be positive"}
+	case l.maxOutput < 4:
+		return &usageError{"--max-output must be at least 4 bytes"}
+	case l.maxParallel < 1:
+		return &usageError{"--max-parallel must be a positive integer"}
+	case l.memory <= 0:
+		return &usageError{"--memory must be positive"}
+	case l.isolation == "process":
+		return &usageError{"--isolation process is not available yet; use inprocess"}
+	case l.isolation != "inprocess":
+		return &usageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation)}
+	}
+	return nil
+}
+
+// byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.
+type byteSize int64
+
+// String formats the size in bytes.
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+// Set parses bytes or a KiB/MiB/GiB size.
+func (b *byteSize) Set(s string) error {
+	mult := int64(1)
+	num := strings.TrimSpace(s)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return fmt.Errorf("invalid size %q (use bytes or KiB/MiB/GiB)", s)
+	}
+	*b = byteSize(n * mult)
+	return nil
+}

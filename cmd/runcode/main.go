@@ -1,0 +1,43 @@
+// Command runcode runs TypeScript programs against tools the way an agent in Code Mode does:
+// every program goes through the real run_code path (registry pipeline, dispatch bridge, goja
+// runtime), and what it prints is exactly what a model would receive.
+//
+// Usage:
+//
+//	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM
+//	runcode sdk   [SOURCES] [-o FILE]
+//	runcode tools [SOURCES] [--json]
+//	runcode version
+//
+// SOURCES are --tools FILE (a tool manifest, repeatable) and --workspace DIR (the built-in
+// workspace file tools); with none, the workspace tools rooted at the current directory are
+// used. Run "runcode CMD --help" for the flags of a command.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses.
+const (
+	exitOK     = 0 // the program succeeded
+	exitFailed = 1 // the program failed
+	exitUsage  = 2 // usage, source or configuration error
+)
+
+// run is the whole CLI behind main, testable in-process.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	return c.main(args)
+}

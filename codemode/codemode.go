@@ -1,0 +1,172 @@
+// Package codemode composes Code Mode: it installs the reserved run_code tool into a registry,
+// runs each call's program in a jsruntime.Runtime with the caller's visible tools bound through
+// a bridge, and renders the outcome as the text the model receives.
+//
+// A program's SDK calls are ordinary registry executions (sub-calls with the outer call's token
+// as parent), so every policy the registry applies to direct calls applies to them too.
+package codemode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/sdkgen"
+)
+
+// NoOutput is the text of a run that printed and returned nothing.
+const NoOutput = "(run_code completed with no output)"
+
+// Options configure Code Mode in one registry.
+type Options struct {
+	// Runtime runs the programs (required).
+	Runtime jsruntime.Runtime
+	// Events, if set, receives every dispatch event of every run, in order per run.
+	Events func(bridge.Event)
+}
+
+// Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
+// SDKSchemas at the moment the run starts.
+func Install(reg *registry.Registry, opts Options) error {
+	if opts.Runtime == nil {
+		return errors.New("codemode: Options.Runtime is required")
+	}
+	cm := &codeMode{reg: reg, opts: opts}
+	return reg.InstallTransport(registry.Tool{
+		Name:        registry.ReservedName,
+		Description: toolDescription,
+		Parameters:  parameters,
+		Output:      outputSchema,
+		Execute:     cm.execute,
+		Render: func(_, value jsonv.Value) []registry.Content {
+			return []registry.Content{registry.TextContent(RenderText(value))}
+		},
+	})
+}
+
+const toolDescription = "Run a TypeScript program against the available tools. It takes two required arguments: `code`, " +
+	"the BODY of an async TypeScript function (top-level await and return work; type annotations are not checked), " +
+	"and `description`, a short summary of what the program does. Inside the program, call tools as " +
+	"`await tools.name(args)` following the declarations in the system prompt. Only what the program prints with " +
+	"console.log or returns comes back to you, so print or return exactly what you need."
+
+var (
+	parameters = jsonv.MustParse(`{"type":"object","properties":{` +
+		`"code":{"type":"string","description":"The program: the body of an async TypeScript function."},` +
+		`"description":{"type":"string","description":"What the program does, in active voice and 5-10 words; shown to the user (e.g. \"Count TODO markers in Go files\", \"Summarize the largest files\", \"Find undocumented exports\")."}},` +
+		`"required":["code","description"]}`)
+	outputSchema = jsonv.MustParse(`{"type":"object","properties":{"logs":{"type":"array","items":{"type":"string"}},"result":{}},"required":["logs"],"additionalProperties":false}`)
+)
+
+type codeMode struct {
+	reg  *registry.Registry
+	opts Options
+}
+
+// RunFailure is the cause carried by a failed run_code result (its registry.Error has code
+// CODE_RUN_FAILED): the failure kind, the runtime's message, and the logs captured before it.
+type RunFailure struct {
+	Kind    jsruntime.FailureKind
+	Message string
+	Logs    []string
+}
+
+// Error returns the failure as the model reads it: "code run failed (<kind>): <message>",
+// then the captured output.
+func (f *RunFailure) Error() string {
+	msg := fmt.Sprintf("code run failed (%s): %s", f.Kind, f.Message)
+	if len(f.Logs) > 0 {
+		msg += "\nCaptured output:\n" + strings.Join(f.Logs, "\n")
+	}
+	return msg
+}
+
+func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
+		return jsonv.Value{}, errors.New("invalid description: expected a non-empty string")
+	}
+	schemas := cm.reg.SDKSchemas()
+	names := make([]string, len(schemas))
+	for i, s := range schemas {
+		names[i] = s.Name
+	}
+	b := bridge.New(ctx, bridge.Options{
+		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token,
+		Tools: names, Events: cm.opts.Events,
+	})
+	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
+		Program:  inv.Arguments.Lookup("code").AsString(),
+		Bindings: []jsruntime.Namespace{b.Namespace()},
+	})
+	b.Close()
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	if res.Error != nil {
+		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs}
+		return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
+	}
+	return Outcome(res), nil
+}
+
+// Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
+// without "result" when the program returned nothing.
+func Outcome(res jsruntime.Result) jsonv.Value {
+	logs := make([]jsonv.Value, len(res.Logs))
+	for i, l := range res.Logs {
+		logs[i] = jsonv.StringValue(l)
+	}
+	ms := []jsonv.Member{{Key: "logs", Value: jsonv.ArrayValue(logs...)}}
+	if res.Value.IsDefined() {
+		ms = append(ms, jsonv.Member{Key: "result", Value: res.Value})
+	}
+	return jsonv.ObjectValue(ms...)
+}
+
+// RenderText renders the canonical value of a successful run as the model reads it: the logs,
+// one per line, then the result (a string raw, anything else as indented JSON, compacted below
+// five levels of nesting); NoOutput when both are empty.
+func RenderText(outcome jsonv.Value) string {
+	var parts []string
+	logs := outcome.Lookup("logs")
+	lines := make([]string, logs.Len())
+	for i := range lines {
+		lines[i] = logs.Index(i).AsString()
+	}
+	if s := strings.Join(lines, "\n"); s != "" {
+		parts = append(parts, s)
+	}
+	if r, ok := outcome.Get("result"); ok {
+		var s string
+		if r.Kind() == jsonv.String {
+			s = r.AsString()
+		} else {
+			s = string(jsonv.AppendIndent(nil, r, "  ", 10))
+		}
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return NoOutput
+	}
+	return strings.Join(parts, "\n")
+}
+
+// SDKTools returns the tools a run_code program in reg can call, as sdkgen sees them.
+func SDKTools(reg *registry.Registry) []sdkgen.Tool {
+	schemas := reg.SDKSchemas()
+	out := make([]sdkgen.Tool, len(schemas))
+	for i, s := range schemas {
+		out[i] = sdkgen.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters, Output: s.Output}
+	}
+	return out
+}
+
+// PromptSection returns the system-prompt section that teaches the model the SDK of reg's tools.
+func PromptSection(reg *registry.Registry) string { return sdkgen.Section(SDKTools(reg)) }

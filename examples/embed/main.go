@@ -1,0 +1,118 @@
+// Command embed shows runcode embedded in a Go program: two tools defined in Go, the run_code
+// tool installed beside them, and one TypeScript program that calls both, run through the same
+// registry call an agent's model would make.
+//
+//	go run ./examples/embed
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strings"
+
+	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// inventory is the data behind the two tools.
+var inventory = map[string]struct {
+	Stock int
+	Price float64
+}{
+	"apple": {Stock: 12, Price: 0.5}, "pear": {Stock: 0, Price: 0.75}, "plum": {Stock: 40, Price: 0.2},
+}
+
+func tools() []registry.Tool {
+	return []registry.Tool{
+		{
+			Name:        "list_products",
+			Description: "List the names of all products.",
+			Output:      jsonv.MustParse(`{"type":"array","items":{"type":"string"}}`),
+			Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+				names := []jsonv.Value{}
+				for _, n := range []string{"apple", "pear", "plum"} {
+					names = append(names, jsonv.StringValue(n))
+				}
+				return jsonv.ArrayValue(names...), nil
+			},
+			ConcurrencySafe: func(jsonv.Value) bool { return true },
+		},
+		{
+			Name:        "get_product",
+			Description: "Get one product's stock and unit price.",
+			Parameters:  jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string","description":"Product name."}},"required":["name"],"additionalProperties":false}`),
+			Output:      jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string"},"stock":{"type":"integer"},"price":{"type":"number"}},"required":["name","stock","price"]}`),
+			Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+				var args struct{ Name string }
+				if err := inv.Arguments.Decode(&args); err != nil {
+					return jsonv.Value{}, err
+				}
+				p, ok := inventory[strings.ToLower(args.Name)]
+				if !ok {
+					return jsonv.Value{}, fmt.Errorf("no product named %q", args.Name)
+				}
+				return jsonv.FromGo(struct {
+					Name  string  `json:"name"`
+					Stock int     `json:"stock"`
+					Price float64 `json:"price"`
+				}{args.Name, p.Stock, p.Price})
+			},
+			ConcurrencySafe: func(jsonv.Value) bool { return true },
+		},
+	}
+}
+
+const program = `
+interface Product { name: string; stock: number; price: number }
+const names = await tools.list_products({});
+const products: Product[] = await Promise.all(names.map((name) => tools.get_product({ name })));
+const out = products.filter((p) => p.stock === 0).map((p) => p.name);
+try {
+  await tools.get_product({ name: "kiwi" });
+} catch (e) {
+  if (e instanceof ToolCallError) console.log(e.toolName + " failed: " + e.message);
+}
+console.log("out of stock:", out);
+return { stockValue: products.reduce((sum, p) => sum + p.stock * p.price, 0) };
+`
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(w io.Writer) error {
+	reg := registry.New()
+	if err := reg.Register(tools()...); err != nil {
+		return err
+	}
+	rt, err := jsruntime.New(jsruntime.Config{})
+	if err != nil {
+		return err
+	}
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
+		return err
+	}
+
+	// What the model would read in its system prompt:
+	fmt.Fprintln(w, codemode.PromptSection(reg))
+	fmt.Fprintln(w)
+
+	// What the model's run_code call returns:
+	res := reg.Execute(context.Background(), registry.Call{
+		CallID: "call-1",
+		Name:   registry.ReservedName,
+		Arguments: jsonv.ObjectValue(
+			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
+			jsonv.Member{Key: "description", Value: jsonv.StringValue("Report stock")},
+		),
+	})
+	fmt.Fprintln(w, res.Content[0].Text)
+	return nil
+}

@@ -1,0 +1,84 @@
+package jsruntime
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestLedgerKeepsTheFittingPrefixOfTheFirstOverflowingLine(t *testing.T) {
+	led := newLedger(15)
+	var admitted []bool
+	for _, line := range []string{"12345", "123456", "dropped"} {
+		admitted = append(admitted, led.admit(line))
+	}
+	if got := fmt.Sprintf("%q %v", led.logs, admitted); got != `["12345" "123"] [true false false]` {
+		t.Fatalf("got %s", got)
+	}
+	if led.total != 15 {
+		t.Errorf("total = %d, want 15", led.total)
+	}
+}
+
+func TestFittingPrefixIsCodePointAligned(t *testing.T) {
+	tests := []struct {
+		s      string
+		budget int
+		want   string
+	}{
+		{"abc", 5, "abc"},
+		{"abc", 4, "ab"},
+		{"abc", 2, ""},
+		{"€€", 6, "€"},
+		{"€€", 7, "€"},
+		{"€€", 8, "€€"},
+		{"😀x", 5, ""},
+		{"😀x", 6, "😀"},
+		{"a\nb", 4, "a"},
+		{"a\nb", 5, "a\n"},
+		{"\x01", 7, ""},
+		{"\x01", 8, "\x01"},
+	}
+	for _, tt := range tests {
+		if got := fittingPrefix(tt.s, tt.budget); got != tt.want {
+			t.Errorf("fittingPrefix(%q, %d) = %q, want %q", tt.s, tt.budget, got, tt.want)
+		}
+	}
+}
+
+func TestShiftFirstLineColumns(t *testing.T) {
+	// Segments: line 0 col 70; line 0 col 80; then line 1 col 4 (original columns are deltas).
+	var b strings.Builder
+	for _, f := range [][]int{{0, 0, 0, 70}, {5, 0, 0, 10}} {
+		for _, v := range f {
+			encodeVLQ(&b, v)
+		}
+		b.WriteByte(',')
+	}
+	in := strings.TrimSuffix(b.String(), ",") + ";"
+	var b2 strings.Builder
+	for _, v := range []int{2, 0, 1, -76} {
+		encodeVLQ(&b2, v)
+	}
+	in += b2.String()
+	got, err := shiftFirstLineColumns(in, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []int
+	var line, col int
+	for _, gl := range strings.Split(got, ";") {
+		for _, seg := range strings.Split(gl, ",") {
+			f, err := decodeVLQ(seg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line += f[2]
+			col += f[3]
+			cols = append(cols, line*1000+col)
+		}
+	}
+	if fmt.Sprint(cols) != "[6 16 1004]" {
+		t.Fatalf("line*1000+col = %v, want [6 16 1004]", cols)
+	}
+}

@@ -1,0 +1,447 @@
+package jsruntime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/runcode-dev/runcode/jsonv"
+)
+
+// errStopped is the value runs are interrupted with; the reason is the recorded failure.
+var errStopped = errors.New("jsruntime: run stopped")
+
+// Messages of failures detected on the loop.
+const (
+	msgNeverSettles   = "program awaits a promise that can never settle"
+	msgStackOverflow  = "Maximum call stack size exceeded"
+	msgInvalidOutput  = "program completion must be lossless JSON"
+	msgBadArguments   = "binding arguments must be lossless JSON"
+	msgUnrenderable   = "program threw an unrenderable value"
+	msgNotAFunction   = "program did not compile to a function"
+	unhandledRejected = "Unhandled rejection: "
+)
+
+// run is one execution of one program in one fresh goja.Runtime. Only the goroutine that calls
+// execute (the loop goroutine) touches the VM; other goroutines post jobs, or stop the run.
+type run struct {
+	cfg     Config
+	req     Request
+	prelude *goja.Program
+	vm      *goja.Runtime
+	intr    intrinsics
+	led     *ledger
+	parent  context.Context // the caller's context: its cancellation aborts the run
+	host    context.Context // passed to host functions; cancelled when the run ends
+	cancel  context.CancelFunc
+
+	mu      sync.Mutex
+	queue   []func() error
+	failure *Failure // the first terminal failure, set once
+	closed  bool     // the run has concluded; posts and stops are ignored
+	wake    chan struct{}
+
+	// timers counts timer callbacks that may still run; execute waits for them.
+	timers sync.WaitGroup
+
+	// Loop-goroutine state.
+	pending    int           // host calls not yet settled on the loop
+	busy       time.Duration // time spent running JavaScript
+	rejections []*goja.Promise
+}
+
+func newRun(ctx context.Context, g *Goja, req Request, led *ledger) *run {
+	host, cancel := context.WithCancel(ctx)
+	return &run{
+		cfg:     g.cfg,
+		req:     req,
+		prelude: g.prelude,
+		vm:      goja.New(),
+		led:     led,
+		parent:  ctx,
+		host:    host,
+		cancel:  cancel,
+		wake:    make(chan struct{}, 1),
+	}
+}
+
+// execute runs prg (the compiled program) to completion and builds the result.
+func (r *run) execute(prg *goja.Program) Result {
+	defer r.cancel()
+	wallMs := r.cfg.WallCeiling.Milliseconds()
+	r.timers.Add(2)
+	wall := time.AfterFunc(r.cfg.WallCeiling, func() {
+		defer r.timers.Done()
+		r.stop(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms)", wallMs)})
+	})
+	stopAbort := context.AfterFunc(r.parent, func() {
+		defer r.timers.Done()
+		r.stop(r.abortFailure())
+	})
+	defer func() {
+		if wall.Stop() {
+			r.timers.Done()
+		}
+		if stopAbort() {
+			r.timers.Done()
+		}
+		r.timers.Wait()
+	}()
+
+	value, failure := r.drive(prg)
+	if failure == nil {
+		r.reportUnhandledRejections()
+	}
+	if failure = r.conclude(failure); failure != nil {
+		return r.led.fail(failure)
+	}
+	return r.led.succeed(value)
+}
+
+// conclude records f unless a failure was recorded first, closes the run, and returns the
+// failure that won (nil for success).
+func (r *run) conclude(f *Failure) *Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failure == nil {
+		r.failure = f
+	}
+	r.closed = true
+	return r.failure
+}
+
+// stop ends the run with failure f unless the run already has a failure or has concluded. It is
+// safe to call from any goroutine: it interrupts running JavaScript and wakes an idle loop.
+func (r *run) stop(f *Failure) {
+	r.mu.Lock()
+	if r.closed || r.failure != nil {
+		r.mu.Unlock()
+		return
+	}
+	r.failure = f
+	r.mu.Unlock()
+	r.vm.Interrupt(errStopped)
+	r.signal()
+}
+
+// post queues job to run on the loop. It reports false (and drops job) once the run has concluded.
+func (r *run) post(job func() error) bool {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return false
+	}
+	r.queue = append(r.queue, job)
+	r.mu.Unlock()
+	r.signal()
+	return true
+}
+
+func (r *run) signal() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// next returns the recorded failure, or else the next queued job (nil when the queue is empty).
+// A cancelled parent context wins over queued jobs: they may be host calls failing because of it.
+func (r *run) next() (func() error, *Failure) {
+	if r.parent.Err() != nil {
+		r.stop(r.abortFailure())
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.failure != nil {
+		return nil, r.failure
+	}
+	if len(r.queue) == 0 {
+		return nil, nil
+	}
+	job := r.queue[0]
+	r.queue[0] = nil
+	r.queue = r.queue[1:]
+	return job, nil
+}
+
+// recorded returns the failure recorded by stop, if any.
+func (r *run) recorded() *Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failure
+}
+
+// abortFailure is the failure of a cancelled parent context.
+func (r *run) abortFailure() *Failure {
+	return &Failure{Kind: KindAbort, Message: context.Cause(r.parent).Error()}
+}
+
+// computeFailure is the failure of an exhausted compute budget.
+func (r *run) computeFailure() *Failure {
+	return &Failure{Kind: KindTimeout, Message: fmt.Sprintf("compute budget exhausted (%dms busy)", r.cfg.ComputeBudget.Milliseconds())}
+}
+
+// enter runs f, which runs JavaScript, charging the time to the compute budget: a timer armed
+// for the rest of the budget interrupts the VM. Uncatchable goja errors raised as panics (an
+// interrupt or a stack overflow while Go code drives the VM directly) are returned as errors.
+func (r *run) enter(f func() error) (err error) {
+	remaining := r.cfg.ComputeBudget - r.busy
+	if remaining <= 0 {
+		r.stop(r.computeFailure())
+		return errStopped
+	}
+	r.timers.Add(1)
+	t := time.AfterFunc(remaining, func() {
+		defer r.timers.Done()
+		r.stop(r.computeFailure())
+	})
+	start := time.Now()
+	defer func() {
+		r.busy += time.Since(start)
+		if t.Stop() {
+			r.timers.Done()
+		}
+		if x := recover(); x != nil {
+			switch e := x.(type) {
+			case *goja.InterruptedError:
+				err = e
+			case *goja.StackOverflowError:
+				err = e
+			default:
+				panic(x)
+			}
+		}
+	}()
+	return f()
+}
+
+// failureOf classifies an error returned by JavaScript the loop ran.
+func (r *run) failureOf(err error) *Failure {
+	if f := r.recorded(); f != nil {
+		return f
+	}
+	var so *goja.StackOverflowError
+	var ex *goja.Exception
+	switch {
+	case errors.As(err, &so):
+		return &Failure{Kind: KindException, Message: msgStackOverflow}
+	case errors.Is(err, errStopped):
+		// Interrupted, but the reason was not recorded (cannot happen: stop records first).
+		return &Failure{Kind: KindAbort, Message: err.Error()}
+	case errors.As(err, &ex):
+		var msg string
+		if err := r.enter(func() error { msg = r.renderThrown(ex.Value()); return nil }); err != nil {
+			return r.failureOf(err)
+		}
+		return &Failure{Kind: KindException, Message: msg}
+	}
+	return &Failure{Kind: KindException, Message: err.Error()}
+}
+
+// drive sets the run up, calls the program function and runs the loop until the program's
+// promise settles or the run is stopped. It returns the completion value or the failure.
+func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
+	var promise *goja.Promise
+	err := r.enter(func() error {
+		args, err := r.setup()
+		if err != nil {
+			return err
+		}
+		fnValue, err := r.vm.RunProgram(prg)
+		if err != nil {
+			return err
+		}
+		fn, ok := goja.AssertFunction(fnValue)
+		if !ok {
+			return errors.New(msgNotAFunction)
+		}
+		p, err := fn(goja.Undefined(), args...)
+		if err != nil {
+			return err
+		}
+		promise, ok = p.Export().(*goja.Promise)
+		if !ok {
+			return errors.New(msgNotAFunction)
+		}
+		return nil
+	})
+	if err != nil {
+		return jsonv.Value{}, r.failureOf(err)
+	}
+
+	for promise.State() == goja.PromiseStatePending {
+		job, f := r.next()
+		if f != nil {
+			return jsonv.Value{}, f
+		}
+		if job != nil {
+			if err := r.enter(job); err != nil {
+				return jsonv.Value{}, r.failureOf(err)
+			}
+			continue
+		}
+		if r.pending == 0 {
+			return jsonv.Value{}, &Failure{Kind: KindException, Message: msgNeverSettles}
+		}
+		<-r.wake
+	}
+	if f := r.recorded(); f != nil {
+		return jsonv.Value{}, f
+	}
+
+	result := promise.Result()
+	if promise.State() == goja.PromiseStateRejected {
+		var msg string
+		if err := r.enter(func() error { msg = r.renderThrown(result); return nil }); err != nil {
+			return jsonv.Value{}, r.failureOf(err)
+		}
+		return jsonv.Value{}, &Failure{Kind: KindException, Message: msg}
+	}
+	if goja.IsUndefined(result) {
+		return jsonv.Value{}, nil
+	}
+	var value jsonv.Value
+	var convErr error
+	if err := r.enter(func() error { value, convErr = r.exportJSON(result); return nil }); err != nil {
+		return jsonv.Value{}, r.failureOf(err)
+	}
+	if convErr != nil {
+		return jsonv.Value{}, &Failure{Kind: KindInvalidOutput, Message: msgInvalidOutput}
+	}
+	return value, nil
+}
+
+// setup prepares the fresh VM and returns the program function's arguments: each namespace's
+// object, each declared error class, then console.
+func (r *run) setup() ([]goja.Value, error) {
+	vm := r.vm
+	vm.SetMaxCallStackSize(r.cfg.MaxStackDepth)
+	vm.SetPromiseRejectionTracker(r.trackRejection)
+	r.intr = captureIntrinsics(vm)
+	factory, err := vm.RunProgram(r.prelude)
+	if err != nil {
+		return nil, err
+	}
+	makeErrorClass, ok := goja.AssertFunction(factory)
+	if !ok {
+		return nil, errors.New("jsruntime: prelude did not return a function")
+	}
+	objects := make([]goja.Value, 0, len(r.req.Bindings))
+	var classes []goja.Value
+	for i := range r.req.Bindings {
+		ns := &r.req.Bindings[i]
+		var class *goja.Object
+		if ec := ns.ErrorClass; ec != nil {
+			c, err := makeErrorClass(goja.Undefined(), vm.ToValue(ec.Name), vm.ToValue(ec.MemberNameProperty))
+			if err != nil {
+				return nil, err
+			}
+			class = c.(*goja.Object)
+			classes = append(classes, class)
+		}
+		objects = append(objects, r.namespaceObject(ns, class))
+	}
+	args := append(objects, classes...)
+	return append(args, r.consoleObject()), nil
+}
+
+// trackRejection keeps, in order, the rejected promises nobody has handled yet.
+func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	switch op {
+	case goja.PromiseRejectionReject:
+		r.rejections = append(r.rejections, p)
+	case goja.PromiseRejectionHandle:
+		for i, q := range r.rejections {
+			if q == p {
+				r.rejections = append(r.rejections[:i], r.rejections[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// reportUnhandledRejections logs one line per rejection that was never handled.
+func (r *run) reportUnhandledRejections() {
+	for _, p := range r.rejections {
+		var msg string
+		if err := r.enter(func() error { msg = r.renderReason(p.Result()); return nil }); err != nil {
+			return
+		}
+		r.log(unhandledRejected + msg)
+	}
+}
+
+// log charges one console line to the ledger; the first line that does not fit stops the run.
+func (r *run) log(line string) {
+	if !r.led.admit(line) {
+		r.stop(&Failure{Kind: KindOutputLimit, Message: "output limit"})
+	}
+}
+
+// isError reports whether o inherits from the realm's Error.prototype.
+func (r *run) isError(o *goja.Object) bool {
+	p := o.Prototype()
+	for i := 0; p != nil && i < 10000; i++ {
+		if p == r.intr.errorProto {
+			return true
+		}
+		p = p.Prototype()
+	}
+	return false
+}
+
+// renderThrown renders a thrown value as the exception message: an Error's stack when it is not
+// null or undefined, else its message; anything else as String(value).
+func (r *run) renderThrown(v goja.Value) string {
+	var msg string
+	ex := r.vm.Try(func() {
+		if o, ok := v.(*goja.Object); ok && o.ExportType() != proxyType && r.isError(o) {
+			if stack := o.Get("stack"); !isNullish(stack) {
+				msg = strings.TrimSuffix(jsString(stack), "\n") // goja ends stacks with a newline
+				return
+			}
+			msg = jsString(o.Get("message"))
+			return
+		}
+		msg = jsString(v)
+	})
+	if ex != nil {
+		return msgUnrenderable
+	}
+	return msg
+}
+
+// renderReason renders an unhandled rejection's reason: an Error's message, else String(value).
+func (r *run) renderReason(v goja.Value) string {
+	var msg string
+	ex := r.vm.Try(func() {
+		if o, ok := v.(*goja.Object); ok && o.ExportType() != proxyType && r.isError(o) {
+			msg = jsString(o.Get("message"))
+			return
+		}
+		msg = jsString(v)
+	})
+	if ex != nil {
+		return msgUnrenderable
+	}
+	return msg
+}
+
+func isNullish(v goja.Value) bool {
+	return v == nil || goja.IsUndefined(v) || goja.IsNull(v)
+}
+
+// jsString is String(v); it panics with a goja exception when conversion throws.
+func jsString(v goja.Value) string {
+	if v == nil {
+		return "undefined"
+	}
+	if s, ok := v.(*goja.Symbol); ok {
+		return "Symbol(" + s.String() + ")"
+	}
+	return v.String()
+}

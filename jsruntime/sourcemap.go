@@ -1,0 +1,131 @@
+package jsruntime
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+var errBadMappings = errors.New("jsruntime: malformed source map mappings")
+
+// inlineSourceMap returns the source map as a sourceMappingURL comment, with the columns of
+// original line 1 moved left by shift so that positions name the model's own columns, not the
+// wrapper prefix's.
+func inlineSourceMap(sourceMap []byte, shift int) (string, error) {
+	var m map[string]any
+	if err := json.Unmarshal(sourceMap, &m); err != nil {
+		return "", err
+	}
+	mappings, _ := m["mappings"].(string)
+	shifted, err := shiftFirstLineColumns(mappings, shift)
+	if err != nil {
+		return "", err
+	}
+	m["mappings"] = shifted
+	data, err := json.Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	return "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(data) + "\n", nil
+}
+
+// shiftFirstLineColumns rewrites source map mappings so that every segment pointing into
+// original line 0 has its original column reduced by shift (clamped at 0).
+func shiftFirstLineColumns(mappings string, shift int) (string, error) {
+	var out strings.Builder
+	out.Grow(len(mappings))
+	var line, col int // absolute original line and column, as read
+	var newCol int    // absolute original column, as written
+	for li, genLine := range strings.Split(mappings, ";") {
+		if li > 0 {
+			out.WriteByte(';')
+		}
+		for si, seg := range strings.Split(genLine, ",") {
+			if seg == "" {
+				continue
+			}
+			fields, err := decodeVLQ(seg)
+			if err != nil {
+				return "", err
+			}
+			if si > 0 {
+				out.WriteByte(',')
+			}
+			switch len(fields) {
+			case 1:
+				encodeVLQ(&out, fields[0])
+				continue
+			case 4, 5:
+			default:
+				return "", errBadMappings
+			}
+			line += fields[2]
+			col += fields[3]
+			c := col
+			if line == 0 {
+				c = max(col-shift, 0)
+			}
+			encodeVLQ(&out, fields[0])
+			encodeVLQ(&out, fields[1])
+			encodeVLQ(&out, fields[2])
+			encodeVLQ(&out, c-newCol)
+			newCol = c
+			if len(fields) == 5 {
+				encodeVLQ(&out, fields[4])
+			}
+		}
+	}
+	return out.String(), nil
+}
+
+// decodeVLQ decodes the base64 VLQ fields of one mappings segment.
+func decodeVLQ(seg string) ([]int, error) {
+	var fields []int
+	value, shift := 0, 0
+	for i := 0; i < len(seg); i++ {
+		d := strings.IndexByte(vlqDigits, seg[i])
+		if d < 0 {
+			return nil, errBadMappings
+		}
+		value |= (d & 31) << shift
+		if d&32 != 0 {
+			shift += 5
+			if shift > 30 {
+				return nil, errBadMappings
+			}
+			continue
+		}
+		if value&1 != 0 {
+			fields = append(fields, -(value >> 1))
+		} else {
+			fields = append(fields, value>>1)
+		}
+		value, shift = 0, 0
+	}
+	if shift != 0 {
+		return nil, errBadMappings
+	}
+	return fields, nil
+}
+
+// encodeVLQ appends v in base64 VLQ.
+func encodeVLQ(out *strings.Builder, v int) {
+	u := v << 1
+	if v < 0 {
+		u = (-v << 1) | 1
+	}
+	for {
+		d := u & 31
+		u >>= 5
+		if u > 0 {
+			d |= 32
+		}
+		out.WriteByte(vlqDigits[d])
+		if u == 0 {
+			return
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package jsruntime
+
+import (
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// sourceFile is the name stack traces and syntax errors give the model's program.
+const sourceFile = "main.ts"
+
+// Bounds of the per-runtime cache of compiled programs.
+const (
+	maxCachedPrograms = 64
+	maxCachedSource   = 256 << 10
+)
+
+// compiled is the outcome of transforming and compiling one program: a program, or the
+// message of the syntax error that stopped it.
+type compiled struct {
+	prg *goja.Program
+	msg string
+}
+
+// programCache is a small bounded cache of compiled programs, keyed by parameters and source.
+// Evicts the oldest entry when full.
+type programCache struct {
+	mu      sync.Mutex
+	entries map[string]compiled
+	order   []string
+}
+
+func (c *programCache) get(key string) (compiled, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	return e, ok
+}
+
+func (c *programCache) put(key string, e compiled) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil {
+		c.entries = make(map[string]compiled)
+	}
+	if _, ok := c.entries[key]; ok {
+		return
+	}
+	if len(c.order) >= maxCachedPrograms {
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.entries[key] = e
+	c.order = append(c.order, key)
+}
+
+// programParams lists the parameters of the program function: each namespace's global, each
+// declared error class, then console.
+func programParams(nss []Namespace) []string {
+	params := make([]string, 0, 2*len(nss)+1)
+	for _, ns := range nss {
+		params = append(params, ns.Global)
+	}
+	for _, ns := range nss {
+		if ns.ErrorClass != nil {
+			params = append(params, ns.ErrorClass.Name)
+		}
+	}
+	return append(params, "console")
+}
+
+// compile transforms and compiles req.Program, or returns the syntax error message.
+func (g *Goja) compile(req Request) (*goja.Program, string) {
+	prefix := "(async function (" + strings.Join(programParams(req.Bindings), ", ") + `) {"use strict";`
+	key := prefix + "\x00" + req.Program
+	if e, ok := g.cache.get(key); ok {
+		return e.prg, e.msg
+	}
+	e := transformAndCompile(prefix, req.Program)
+	if len(req.Program) <= maxCachedSource {
+		g.cache.put(key, e)
+	}
+	return e.prg, e.msg
+}
+
+// transformAndCompile wraps program as the body of an async function expression (the prefix on
+// line 1, so line numbers do not move), strips TypeScript and lowers what goja lacks with esbuild,
+// and compiles the result. The script's completion value is the program function.
+func transformAndCompile(prefix, program string) compiled {
+	res := api.Transform(prefix+program+"\n})", api.TransformOptions{
+		Loader:     api.LoaderTS,
+		Sourcefile: sourceFile,
+		// An external map, inlined below once line 1's columns are shifted past the prefix
+		// (goja reads inline maps itself; the effect is api.SourceMapInline's).
+		Sourcemap:      api.SourceMapExternal,
+		SourcesContent: api.SourcesContentExclude,
+		Supported: map[string]bool{
+			"async-generator": false,
+			"for-await":       false,
+			"using":           false,
+			"decorators":      false,
+		},
+	})
+	if len(res.Errors) > 0 {
+		msgs := make([]string, len(res.Errors))
+		for i, m := range res.Errors {
+			msgs[i] = formatTransformError(m, len(prefix))
+		}
+		return compiled{msg: strings.Join(msgs, "\n")}
+	}
+	sourceMap, err := inlineSourceMap(res.Map, len(prefix))
+	if err != nil {
+		sourceMap = "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(res.Map) + "\n"
+	}
+	prg, err := goja.Compile("main.js", string(res.Code)+sourceMap, false)
+	if err != nil {
+		return compiled{msg: err.Error()}
+	}
+	return compiled{prg: prg}
+}
+
+// formatTransformError renders an esbuild error as "main.ts:<line>:<column>: <text>" with the
+// model's own 1-based line and column (in UTF-16 code units, as JavaScript counts them).
+func formatTransformError(m api.Message, prefixLen int) string {
+	loc := m.Location
+	if loc == nil {
+		return m.Text
+	}
+	line := loc.LineText
+	col := min(max(loc.Column, 0), len(line))
+	if loc.Line == 1 {
+		if col >= prefixLen && len(line) >= prefixLen {
+			line, col = line[prefixLen:], col-prefixLen
+		} else {
+			line, col = "", 0
+		}
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", sourceFile, loc.Line, utf16Len(line[:col])+1, m.Text)
+}
+
+// utf16Len returns the length of s in UTF-16 code units, as JavaScript's String.length.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}

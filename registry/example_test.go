@@ -1,0 +1,36 @@
+package registry_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// Register a tool with JSON Schemas and execute calls: arguments are validated before the body
+// runs, and failures are results with codes.
+func Example() {
+	reg := registry.New()
+	err := reg.Register(registry.Tool{
+		Name:        "greet",
+		Description: "Greet someone.",
+		Parameters:  jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
+		Output:      jsonv.MustParse(`{"type":"string"}`),
+		Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			return jsonv.StringValue("hello, " + inv.Arguments.Lookup("name").AsString()), nil
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	ok := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "greet", Arguments: jsonv.MustParse(`{"name":"Ada"}`)})
+	fmt.Println(ok.Value, ok.Content[0].Text)
+
+	bad := reg.Execute(context.Background(), registry.Call{CallID: "c2", Name: "greet", Arguments: jsonv.MustParse(`{}`)})
+	fmt.Println(bad.Content[0].Text, errors.Is(bad.Err, registry.CodeInvalidArgs))
+	// Output:
+	// "hello, Ada" hello, Ada
+	// Error: invalid arguments: missing required property "name" true
+}

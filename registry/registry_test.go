@@ -1,0 +1,220 @@
+package registry_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+func echoTool() registry.Tool {
+	return registry.Tool{
+		Name:        "echo",
+		Description: "Echo a value.",
+		Parameters:  jsonv.MustParse(`{"type":"object","properties":{"value":{"type":"string"},"n":{"type":"integer","minimum":0}},"required":["value"]}`),
+		Output:      jsonv.MustParse(`{"type":"string"}`),
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			return jsonv.StringValue("echo:" + inv.Arguments.Lookup("value").AsString()), nil
+		},
+		ConcurrencySafe: func(jsonv.Value) bool { return true },
+	}
+}
+
+func newRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
+	t.Helper()
+	reg := registry.New()
+	if err := reg.Register(tools...); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestExecuteRunsTheBodyAndRendersTheValue(t *testing.T) {
+	reg := newRegistry(t, echoTool())
+	res := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "echo", Arguments: jsonv.MustParse(`{"value":"hi"}`)})
+	if res.IsError || res.Value.AsString() != "echo:hi" || res.Content[0].Text != "echo:hi" {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestExecuteFailures(t *testing.T) {
+	failing := registry.Tool{Name: "fail", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+		return jsonv.Value{}, errors.New("deliberate failure")
+	}}
+	coded := registry.Tool{Name: "coded", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+		return jsonv.Value{}, registry.NewError(registry.CodeUnknownTool, "X", "expected failure")
+	}}
+	panicking := registry.Tool{Name: "panic", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+		panic("kaboom")
+	}}
+	wrongOutput := registry.Tool{Name: "wrong", Output: jsonv.MustParse(`{"type":"string"}`), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+		return jsonv.Int(1), nil
+	}}
+	noValue := registry.Tool{Name: "novalue", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+		return jsonv.Value{}, nil
+	}}
+	reg := newRegistry(t, echoTool(), failing, coded, panicking, wrongOutput, noValue)
+	cases := []struct {
+		name, tool, args string
+		code             registry.Code
+		message          string
+	}{
+		{"unknown tool", "nope", `{}`, registry.CodeUnknownTool, `unknown tool "nope"`},
+		{"missing property", "echo", `{}`, registry.CodeInvalidArgs, `invalid arguments: missing required property "value"`},
+		{"wrong type", "echo", `{"value":1}`, registry.CodeInvalidArgs, `invalid arguments: "value" must be a string, got number`},
+		{"non-object", "echo", `"x"`, registry.CodeInvalidArgs, `invalid arguments: "arguments" must be an object, got string`},
+		{"two violations", "echo", `{"value":2,"n":-1}`, registry.CodeInvalidArgs, `invalid arguments: "n": minimum: got -1, want 0; "value" must be a string, got number`},
+		{"plain error", "fail", `{}`, "", "deliberate failure"},
+		{"coded error", "coded", `{}`, registry.CodeUnknownTool, "expected failure"},
+		{"panic", "panic", `{}`, "", `tool "panic" panicked: kaboom`},
+		{"invalid output", "wrong", `{}`, registry.CodeInvalidToolOutput, `tool "wrong" returned invalid output: "value" must be a string, got number`},
+		{"undefined output", "novalue", `{}`, registry.CodeInvalidToolOutput, `tool "novalue" returned invalid output: value is not lossless JSON`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := reg.Execute(context.Background(), registry.Call{CallID: "c", Name: c.tool, Arguments: jsonv.MustParse(c.args)})
+			if !res.IsError || res.Err == nil {
+				t.Fatalf("expected failure, got %+v", res)
+			}
+			if res.Err.Message != c.message {
+				t.Errorf("message = %q, want %q", res.Err.Message, c.message)
+			}
+			if res.Content[0].Text != "Error: "+c.message {
+				t.Errorf("content = %q", res.Content[0].Text)
+			}
+			if c.code != "" && !errors.Is(res.Err, c.code) {
+				t.Errorf("errors.Is(%v, %s) = false", res.Err, c.code)
+			}
+			if c.code == "" && res.Err.Code != "" {
+				t.Errorf("unexpected code %s", res.Err.Code)
+			}
+		})
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	started := make(chan struct{})
+	slow := registry.Tool{Name: "slow", Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
+		close(started)
+		<-ctx.Done()
+		return jsonv.StringValue("finished anyway"), nil
+	}}
+	reg := newRegistry(t, slow)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res := reg.Execute(ctx, registry.Call{CallID: "c", Name: "slow", Arguments: jsonv.MustParse(`{}`)})
+	if !errors.Is(res.Err, registry.CodeAbortedBeforeDispatch) || res.Err.Message != "tool call aborted before dispatch" {
+		t.Fatalf("pre-cancelled: %+v", res.Err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	res = reg.Execute(ctx, registry.Call{CallID: "c", Name: "slow", Arguments: jsonv.MustParse(`{}`)})
+	if !errors.Is(res.Err, registry.CodeAborted) || res.Err.Message != "tool call aborted" {
+		t.Fatalf("cancelled while running: %+v", res.Err)
+	}
+}
+
+func TestInvocationCarriesIdentityAndTokens(t *testing.T) {
+	var got registry.Invocation
+	probe := registry.Tool{Name: "probe", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+		got = *inv
+		return jsonv.NullValue(), nil
+	}}
+	reg := newRegistry(t, probe)
+	reg.Execute(context.Background(), registry.Call{CallID: "outer", Name: "probe", Arguments: jsonv.MustParse(`{}`)})
+	outer := got
+	if outer.RootCallID != "outer" || outer.Token.IsZero() || !outer.Parent.IsZero() {
+		t.Fatalf("outer invocation = %+v", outer)
+	}
+	reg.Execute(context.Background(), registry.Call{CallID: "outer:code:1", RootCallID: "outer", Name: "probe", Arguments: jsonv.MustParse(`{}`), Parent: outer.Token})
+	if got.Parent != outer.Token || got.Token == outer.Token || got.RootCallID != "outer" {
+		t.Fatalf("nested invocation = %+v", got)
+	}
+}
+
+func TestRegisterRejectsInvalidDefinitions(t *testing.T) {
+	reg := newRegistry(t, echoTool())
+	exec := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
+	cases := []struct {
+		tool registry.Tool
+		want string
+	}{
+		{registry.Tool{Name: "", Execute: exec}, "tool name must not be empty"},
+		{registry.Tool{Name: "x"}, `tool "x": Execute must not be nil`},
+		{registry.Tool{Name: "run_code", Execute: exec}, `reserved`},
+		{registry.Tool{Name: "echo", Execute: exec}, `tool "echo" is already registered`},
+		{registry.Tool{Name: "bad", Execute: exec, Parameters: jsonv.MustParse(`{"type":"strin"}`)}, `tool "bad": parameters schema`},
+		{registry.Tool{Name: "bad2", Execute: exec, Output: jsonv.MustParse(`[1]`)}, `tool "bad2": output schema must be a JSON object or boolean`},
+	}
+	for _, c := range cases {
+		err := reg.Register(c.tool)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Register(%q) = %v, want it to mention %q", c.tool.Name, err, c.want)
+		}
+		if err != nil && !errors.Is(err, registry.CodeInvalidDefinition) {
+			t.Errorf("Register(%q) error is not INVALID_DEFINITION", c.tool.Name)
+		}
+	}
+}
+
+func TestSchemasListsToolsInOrderWithTheTransportLast(t *testing.T) {
+	exec := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
+	reg := newRegistry(t, registry.Tool{Name: "b", Execute: exec}, registry.Tool{Name: "a", Execute: exec})
+	if err := reg.InstallTransport(registry.Tool{Name: registry.ReservedName, Execute: exec}); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range reg.Schemas() {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, ",") != "b,a,run_code" {
+		t.Fatalf("Schemas order = %v", names)
+	}
+	if n := len(reg.SDKSchemas()); n != 2 {
+		t.Fatalf("SDKSchemas has %d tools", n)
+	}
+	if got := reg.Schemas()[0].Parameters.String(); got != `{"type":"object"}` {
+		t.Fatalf("default parameters = %s", got)
+	}
+}
+
+func TestExecutionMode(t *testing.T) {
+	exec := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
+	panicky := registry.Tool{Name: "panicky", Execute: exec, ConcurrencySafe: func(jsonv.Value) bool { panic("no") }}
+	unsafe := registry.Tool{Name: "unsafe", Execute: exec}
+	reg := newRegistry(t, echoTool(), panicky, unsafe)
+	cases := []struct {
+		name, args string
+		want       registry.Mode
+	}{
+		{"echo", `{"value":"x"}`, registry.Parallel},
+		{"echo", `{}`, registry.Exclusive},
+		{"panicky", `{}`, registry.Exclusive},
+		{"unsafe", `{}`, registry.Exclusive},
+		{"missing", `{}`, registry.Exclusive},
+	}
+	for _, c := range cases {
+		if got := reg.ExecutionMode(registry.Call{Name: c.name, Arguments: jsonv.MustParse(c.args)}); got != c.want {
+			t.Errorf("ExecutionMode(%s %s) = %s, want %s", c.name, c.args, got, c.want)
+		}
+	}
+}
+
+func BenchmarkRegistryExecute(b *testing.B) {
+	reg := registry.New()
+	if err := reg.Register(echoTool()); err != nil {
+		b.Fatal(err)
+	}
+	call := registry.Call{CallID: "c", Name: "echo", Arguments: jsonv.MustParse(`{"value":"x"}`)}
+	ctx := context.Background()
+	for b.Loop() {
+		if res := reg.Execute(ctx, call); res.IsError {
+			b.Fatal(res.Err)
+		}
+	}
+}

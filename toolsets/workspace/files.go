@@ -1,0 +1,383 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"time"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// maxFileSize is the largest file read_file returns and grep searches: 16 MiB.
+const maxFileSize = 16 << 20
+
+func alwaysSafe(jsonv.Value) bool { return true }
+
+func member(key string, v jsonv.Value) jsonv.Member { return jsonv.Member{Key: key, Value: v} }
+
+// intArg returns an optional integer argument (already validated as an integer by the schema).
+func intArg(args jsonv.Value, key string) (int, bool) {
+	v, ok := args.Get(key)
+	if !ok {
+		return 0, false
+	}
+	return int(v.AsNumber()), true
+}
+
+// countLines returns the number of lines of data: a final line need not end in "\n".
+func countLines(data []byte) int {
+	n := bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// lineOffset returns the byte offset at which 1-based line n starts (len(data) past the end).
+func lineOffset(data []byte, n int) int {
+	off := 0
+	for line := 1; line < n; line++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return len(data)
+		}
+		off += i + 1
+	}
+	return off
+}
+
+// readFileLimited opens name (clean, root-relative) and reads it whole, refusing directories and
+// files larger than maxFileSize. shown is the path as the caller wrote it, for messages.
+func (w *Workspace) readFileLimited(name, shown string) ([]byte, error) {
+	// Stat before opening: opening a named pipe or device could block forever.
+	info, err := w.root.Stat(name)
+	if err != nil {
+		return nil, fsError("read", shown, "no such file", err)
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("cannot read %q: it is a directory (use list_dir)", shown)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot read %q: it is not a regular file", shown)
+	}
+	f, err := w.root.Open(name)
+	if err != nil {
+		return nil, fsError("read", shown, "no such file", err)
+	}
+	defer f.Close()
+	if info, err = f.Stat(); err != nil {
+		return nil, fsError("read", shown, "no such file", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot read %q: it is not a regular file", shown)
+	}
+	if info.Size() > maxFileSize {
+		return nil, fmt.Errorf("cannot read %q: the file is %d bytes, over the 16 MiB limit", shown, info.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fsError("read", shown, "no such file", err)
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("cannot read %q: the file is over the 16 MiB limit", shown)
+	}
+	return data, nil
+}
+
+func (w *Workspace) readFileTool() registry.Tool {
+	return registry.Tool{
+		Name: "read_file",
+		Description: "Read a UTF-8 text file in the workspace, optionally only a range of lines. " +
+			"Returns the content with the line range actually returned and the file's total line count. " +
+			"Files over 16 MiB and binary files (containing NUL bytes) are refused.",
+		Parameters: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "File path relative to the workspace root, slash-separated."},
+				"startLine": {"type": "integer", "minimum": 1, "description": "First line to return (1-based). Defaults to 1."},
+				"endLine": {"type": "integer", "minimum": 1, "description": "Last line to return (1-based, inclusive). Defaults to the last line; a value past the end of the file means the last line."}
+			},
+			"required": ["path"],
+			"additionalProperties": false
+		}`),
+		Output: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "The file path, cleaned, relative to the workspace root."},
+				"content": {"type": "string", "description": "The text of the returned lines, with their line endings exactly as in the file."},
+				"startLine": {"type": "integer", "minimum": 1, "description": "First line returned (1-based)."},
+				"endLine": {"type": "integer", "minimum": 0, "description": "Last line returned (1-based, inclusive); less than startLine when no line was returned (an empty file)."},
+				"totalLines": {"type": "integer", "minimum": 0, "description": "Number of lines in the whole file."}
+			},
+			"required": ["path", "content", "startLine", "endLine", "totalLines"],
+			"additionalProperties": false
+		}`),
+		ConcurrencySafe: alwaysSafe,
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			shown := inv.Arguments.Lookup("path").AsString()
+			name, err := cleanPath(shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			data, err := w.readFileLimited(name, shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			if bytes.IndexByte(data, 0) >= 0 {
+				return jsonv.Value{}, fmt.Errorf("cannot read %q: it is a binary file (it contains NUL bytes)", shown)
+			}
+			total := countLines(data)
+			start, hasStart := intArg(inv.Arguments, "startLine")
+			if !hasStart {
+				start = 1
+			}
+			end, hasEnd := intArg(inv.Arguments, "endLine")
+			if hasEnd && end < start {
+				return jsonv.Value{}, fmt.Errorf("cannot read %q: endLine %d is before startLine %d", shown, end, start)
+			}
+			if start > total && !(total == 0 && start == 1) {
+				return jsonv.Value{}, fmt.Errorf("cannot read %q: startLine %d is past the end of the file (%d lines)", shown, start, total)
+			}
+			if !hasEnd || end > total {
+				end = total
+			}
+			content := data
+			if start > 1 || end < total {
+				content = data[lineOffset(data, start):lineOffset(data, end+1)]
+			}
+			return jsonv.ObjectValue(
+				member("path", jsonv.StringValue(name)),
+				member("content", jsonv.StringValue(string(content))),
+				member("startLine", jsonv.Int(int64(start))),
+				member("endLine", jsonv.Int(int64(end))),
+				member("totalLines", jsonv.Int(int64(total))),
+			), nil
+		},
+	}
+}
+
+func (w *Workspace) writeFileTool() registry.Tool {
+	return registry.Tool{
+		Name: "write_file",
+		Description: "Write a text file in the workspace, creating it or replacing its whole content. " +
+			"The parent directory must exist unless createDirs is true.",
+		Parameters: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "File path relative to the workspace root, slash-separated."},
+				"content": {"type": "string", "description": "The complete new content of the file."},
+				"createDirs": {"type": "boolean", "description": "Create missing parent directories. Defaults to false."}
+			},
+			"required": ["path", "content"],
+			"additionalProperties": false
+		}`),
+		Output: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "The file path, cleaned, relative to the workspace root."},
+				"bytesWritten": {"type": "integer", "minimum": 0, "description": "Number of bytes written (UTF-8)."}
+			},
+			"required": ["path", "bytesWritten"],
+			"additionalProperties": false
+		}`),
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			shown := inv.Arguments.Lookup("path").AsString()
+			name, err := cleanPath(shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			if name == "." {
+				return jsonv.Value{}, fmt.Errorf("cannot write %q: it is the workspace root directory", shown)
+			}
+			content := inv.Arguments.Lookup("content").AsString()
+			dir := path.Dir(name)
+			if inv.Arguments.Lookup("createDirs").AsBool() && dir != "." {
+				if err := w.root.MkdirAll(dir, 0o755); err != nil {
+					return jsonv.Value{}, fsError("create directory", dir, "no such directory", err)
+				}
+			}
+			if err := w.root.WriteFile(name, []byte(content), 0o644); err != nil {
+				if errors.Is(err, fs.ErrNotExist) && !isEscape(err) {
+					return jsonv.Value{}, fmt.Errorf("cannot write %q: directory %q does not exist (set createDirs to true to create it)", shown, dir)
+				}
+				if info, serr := w.root.Stat(name); serr == nil && info.IsDir() {
+					return jsonv.Value{}, fmt.Errorf("cannot write %q: it is a directory", shown)
+				}
+				return jsonv.Value{}, fsError("write", shown, "no such file", err)
+			}
+			return jsonv.ObjectValue(
+				member("path", jsonv.StringValue(name)),
+				member("bytesWritten", jsonv.Int(int64(len(content)))),
+			), nil
+		},
+	}
+}
+
+func (w *Workspace) listDirTool() registry.Tool {
+	return registry.Tool{
+		Name: "list_dir",
+		Description: "List the entries of a directory in the workspace, sorted by name. " +
+			"Each entry has its name, its type (file, dir, symlink or other) and, for files, its size in bytes.",
+		Parameters: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "Directory path relative to the workspace root, slash-separated. Defaults to the root."}
+			},
+			"additionalProperties": false
+		}`),
+		Output: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "The directory path, cleaned, relative to the workspace root (\".\" is the root)."},
+				"entries": {
+					"type": "array",
+					"description": "The directory's entries, sorted by name.",
+					"items": {
+						"type": "object",
+						"properties": {
+							"name": {"type": "string", "description": "Entry name (not a path)."},
+							"type": {"type": "string", "enum": ["file", "dir", "symlink", "other"], "description": "Entry type; a symbolic link is reported as symlink, not followed."},
+							"size": {"type": "integer", "minimum": 0, "description": "Size in bytes for a file; 0 for other types."}
+						},
+						"required": ["name", "type", "size"],
+						"additionalProperties": false
+					}
+				}
+			},
+			"required": ["path", "entries"],
+			"additionalProperties": false
+		}`),
+		ConcurrencySafe: alwaysSafe,
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			shown := inv.Arguments.Lookup("path").AsString()
+			name, err := cleanPath(shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			f, err := w.root.Open(name)
+			if err != nil {
+				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
+			}
+			defer f.Close()
+			info, err := f.Stat()
+			if err != nil {
+				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
+			}
+			if !info.IsDir() {
+				return jsonv.Value{}, fmt.Errorf("cannot list %q: it is not a directory", shown)
+			}
+			names, err := f.Readdirnames(-1)
+			if err != nil {
+				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
+			}
+			sort.Strings(names)
+			entries := make([]jsonv.Value, 0, len(names))
+			for i, n := range names {
+				if i%256 == 0 && ctx.Err() != nil {
+					return jsonv.Value{}, context.Cause(ctx)
+				}
+				typ, size := "other", int64(0)
+				if fi, err := w.root.Lstat(path.Join(name, n)); err == nil {
+					typ = typeName(fi.Mode())
+					if typ == "file" {
+						size = fi.Size()
+					}
+				} else if errors.Is(err, fs.ErrNotExist) {
+					continue // removed since it was listed
+				}
+				entries = append(entries, jsonv.ObjectValue(
+					member("name", jsonv.StringValue(n)),
+					member("type", jsonv.StringValue(typ)),
+					member("size", jsonv.Int(size)),
+				))
+			}
+			return jsonv.ObjectValue(
+				member("path", jsonv.StringValue(name)),
+				member("entries", jsonv.ArrayValue(entries...)),
+			), nil
+		},
+	}
+}
+
+func (w *Workspace) statTool() registry.Tool {
+	return registry.Tool{
+		Name: "stat",
+		Description: "Describe one path in the workspace: its type, size, modification time and permission bits. " +
+			"A symbolic link is described itself, not followed.",
+		Parameters: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "Path relative to the workspace root, slash-separated (\".\" is the root)."}
+			},
+			"required": ["path"],
+			"additionalProperties": false
+		}`),
+		Output: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"path": {"type": "string", "description": "The path, cleaned, relative to the workspace root."},
+				"type": {"type": "string", "enum": ["file", "dir", "symlink", "other"], "description": "The type of the path."},
+				"size": {"type": "integer", "minimum": 0, "description": "Size in bytes as reported by the file system (for a directory or link, not the size of its contents)."},
+				"modTime": {"type": "string", "description": "Last modification time, RFC 3339 in UTC, e.g. 2024-05-01T12:00:00Z."},
+				"mode": {"type": "string", "description": "Type and permission bits in ls style, e.g. -rw-r--r-- or drwxr-xr-x."}
+			},
+			"required": ["path", "type", "size", "modTime", "mode"],
+			"additionalProperties": false
+		}`),
+		ConcurrencySafe: alwaysSafe,
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			shown := inv.Arguments.Lookup("path").AsString()
+			name, err := cleanPath(shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			info, err := w.root.Lstat(name)
+			if err != nil {
+				return jsonv.Value{}, fsError("stat", shown, "no such file or directory", err)
+			}
+			return jsonv.ObjectValue(
+				member("path", jsonv.StringValue(name)),
+				member("type", jsonv.StringValue(typeName(info.Mode()))),
+				member("size", jsonv.Int(max(info.Size(), 0))),
+				member("modTime", jsonv.StringValue(info.ModTime().UTC().Format(time.RFC3339))),
+				member("mode", jsonv.StringValue(modeString(info.Mode()))),
+			), nil
+		},
+	}
+}
+
+// modeString renders a mode like ls: the type letter ('-' file, 'd' dir, 'l' symlink, …) and the
+// nine permission bits.
+func modeString(m fs.FileMode) string {
+	s := m.String()
+	// FileMode.String uses Go's letters (e.g. "L" for a symlink, "D" for a device); keep the
+	// last nine characters (permissions) and put an ls-style type letter before them.
+	perm := s[len(s)-9:]
+	var t byte
+	switch {
+	case m.IsRegular():
+		t = '-'
+	case m.IsDir():
+		t = 'd'
+	case m&fs.ModeSymlink != 0:
+		t = 'l'
+	case m&fs.ModeNamedPipe != 0:
+		t = 'p'
+	case m&fs.ModeSocket != 0:
+		t = 's'
+	case m&fs.ModeCharDevice != 0:
+		t = 'c'
+	case m&fs.ModeDevice != 0:
+		t = 'b'
+	default:
+		t = '?'
+	}
+	return string(t) + perm
+}

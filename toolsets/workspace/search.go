@@ -1,0 +1,358 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"regexp"
+	"regexp/syntax"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+const (
+	// maxGlobMatches caps the matches glob returns.
+	maxGlobMatches = 10000
+	// defaultMaxGrepMatches is grep's maxMatches when the caller gives none.
+	defaultMaxGrepMatches = 1000
+	// maxLineChars is the longest line text grep returns, in characters.
+	maxLineChars = 500
+)
+
+// skipDir reports whether a walk skips directory entry name: .git and node_modules are skipped
+// unless the glob (possibly nil) names them explicitly.
+func skipDir(name string, g *globPattern) bool {
+	if name != ".git" && name != "node_modules" {
+		return false
+	}
+	return g == nil || !g.names(name)
+}
+
+// relTo returns walk path p relative to the walk's base directory.
+func relTo(base, p string) string {
+	if base == "." {
+		return p
+	}
+	if p == base {
+		return "."
+	}
+	return strings.TrimPrefix(p, base+"/")
+}
+
+// searchBase resolves a search tool's path argument: its clean name and whether it is a
+// directory. Anything else than a directory or a regular file is refused.
+func (w *Workspace) searchBase(shown string) (name string, isDir bool, err error) {
+	name, err = cleanPath(shown)
+	if err != nil {
+		return "", false, err
+	}
+	info, err := w.root.Stat(name)
+	if err != nil {
+		return "", false, fsError("search", shown, "no such file or directory", err)
+	}
+	if !info.IsDir() && !info.Mode().IsRegular() {
+		return "", false, fmt.Errorf("cannot search %q: it is neither a directory nor a regular file", shown)
+	}
+	return name, info.IsDir(), nil
+}
+
+func (w *Workspace) globTool() registry.Tool {
+	return registry.Tool{
+		Name: "glob",
+		Description: "Find files and directories in the workspace whose paths match a glob pattern. " +
+			"The pattern is slash-separated and relative to the search directory; in each segment * matches any run of characters except /, ? matches one character, and [...] a character class; " +
+			"a segment ** matches zero or more directories (e.g. **/*.go). " +
+			"Returned paths are relative to the workspace root, sorted. " +
+			".git and node_modules directories are skipped unless the pattern names them; symbolic links are not followed. " +
+			"At most 10,000 matches are returned; truncated is true when there were more.",
+		Parameters: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"pattern": {"type": "string", "description": "Glob pattern relative to the search directory, e.g. **/*.ts or src/*/index.js."},
+				"path": {"type": "string", "description": "Directory to search, relative to the workspace root. Defaults to the root."}
+			},
+			"required": ["pattern"],
+			"additionalProperties": false
+		}`),
+		Output: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"matches": {"type": "array", "items": {"type": "string"}, "description": "Matching paths relative to the workspace root, sorted."},
+				"truncated": {"type": "boolean", "description": "True when there were more than 10,000 matches and only the first 10,000 found are returned."}
+			},
+			"required": ["matches", "truncated"],
+			"additionalProperties": false
+		}`),
+		ConcurrencySafe: alwaysSafe,
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			g, err := parseGlob(inv.Arguments.Lookup("pattern").AsString())
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			shown := inv.Arguments.Lookup("path").AsString()
+			base, isDir, err := w.searchBase(shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			if !isDir {
+				return jsonv.Value{}, fmt.Errorf("cannot search %q: it is not a directory", shown)
+			}
+			var matches []string
+			truncated := false
+			err = fs.WalkDir(w.root.FS(), base, func(p string, d fs.DirEntry, err error) error {
+				if cerr := ctx.Err(); cerr != nil {
+					return context.Cause(ctx)
+				}
+				if err != nil {
+					if p == base {
+						return fsError("search", shown, "no such directory", err)
+					}
+					return nil // an unreadable entry below the base is skipped
+				}
+				if p == base {
+					return nil
+				}
+				if d.IsDir() && skipDir(d.Name(), &g) {
+					return fs.SkipDir
+				}
+				rel := relTo(base, p)
+				if g.match(rel) {
+					if len(matches) == maxGlobMatches {
+						truncated = true
+						return fs.SkipAll
+					}
+					matches = append(matches, p)
+				}
+				if d.IsDir() && !g.mayMatchUnder(rel) {
+					return fs.SkipDir
+				}
+				return nil
+			})
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			sort.Strings(matches)
+			items := make([]jsonv.Value, len(matches))
+			for i, m := range matches {
+				items[i] = jsonv.StringValue(m)
+			}
+			return jsonv.ObjectValue(
+				member("matches", jsonv.ArrayValue(items...)),
+				member("truncated", jsonv.BoolValue(truncated)),
+			), nil
+		},
+	}
+}
+
+func (w *Workspace) grepTool() registry.Tool {
+	return registry.Tool{
+		Name: "grep",
+		Description: "Search the text files of the workspace for lines matching a regular expression (Go RE2 syntax, matched against each line without its line ending). " +
+			"Returns one match per matching line with its path (relative to the workspace root), 1-based line number and text; " +
+			"a line longer than 500 characters is cut to its first 500 characters in text. " +
+			"Binary files (containing NUL bytes), files over 16 MiB, symbolic links met while walking, and .git and node_modules directories are skipped. " +
+			"Stops after maxMatches matches (default 1000) and sets truncated.",
+		Parameters: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"pattern": {"type": "string", "description": "Regular expression in Go RE2 syntax, e.g. func\\s+main or TODO|FIXME."},
+				"path": {"type": "string", "description": "File or directory to search, relative to the workspace root. Defaults to the root."},
+				"glob": {"type": "string", "description": "Only search files whose path relative to the searched directory matches this glob pattern (same syntax as the glob tool), e.g. **/*.go."},
+				"ignoreCase": {"type": "boolean", "description": "Match letters case-insensitively. Defaults to false."},
+				"maxMatches": {"type": "integer", "minimum": 1, "description": "Maximum number of matches to return. Defaults to 1000."}
+			},
+			"required": ["pattern"],
+			"additionalProperties": false
+		}`),
+		Output: jsonv.MustParse(`{
+			"type": "object",
+			"properties": {
+				"matches": {
+					"type": "array",
+					"description": "Matching lines, file by file in path order, lines in file order.",
+					"items": {
+						"type": "object",
+						"properties": {
+							"path": {"type": "string", "description": "File path relative to the workspace root."},
+							"line": {"type": "integer", "minimum": 1, "description": "Line number (1-based)."},
+							"text": {"type": "string", "description": "The line without its line ending, cut to 500 characters."}
+						},
+						"required": ["path", "line", "text"],
+						"additionalProperties": false
+					}
+				},
+				"truncated": {"type": "boolean", "description": "True when the search stopped at maxMatches with more matches left."}
+			},
+			"required": ["matches", "truncated"],
+			"additionalProperties": false
+		}`),
+		ConcurrencySafe: alwaysSafe,
+		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			args := inv.Arguments
+			expr := args.Lookup("pattern").AsString()
+			src := expr
+			if args.Lookup("ignoreCase").AsBool() {
+				src = "(?i)" + expr
+			}
+			re, err := regexp.Compile(src)
+			if err != nil {
+				return jsonv.Value{}, fmt.Errorf("invalid regular expression %q: %v", expr, regexpReason(err))
+			}
+			var g *globPattern
+			if gv, ok := args.Get("glob"); ok {
+				p, err := parseGlob(gv.AsString())
+				if err != nil {
+					return jsonv.Value{}, err
+				}
+				g = &p
+			}
+			limit, ok := intArg(args, "maxMatches")
+			if !ok {
+				limit = defaultMaxGrepMatches
+			}
+			shown := args.Lookup("path").AsString()
+			base, isDir, err := w.searchBase(shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+
+			s := &grepSearch{ctx: ctx, w: w, re: re, limit: limit}
+			if !isDir {
+				if err := s.file(base); err != nil {
+					return jsonv.Value{}, err
+				}
+			} else {
+				err = fs.WalkDir(w.root.FS(), base, func(p string, d fs.DirEntry, err error) error {
+					if ctx.Err() != nil {
+						return context.Cause(ctx)
+					}
+					if err != nil {
+						if p == base {
+							return fsError("search", shown, "no such directory", err)
+						}
+						return nil
+					}
+					if p == base {
+						return nil
+					}
+					if d.IsDir() {
+						if skipDir(d.Name(), g) || (g != nil && !g.mayMatchUnder(relTo(base, p))) {
+							return fs.SkipDir
+						}
+						return nil
+					}
+					if !d.Type().IsRegular() {
+						return nil // symbolic links and special files
+					}
+					if g != nil && !g.match(relTo(base, p)) {
+						return nil
+					}
+					if err := s.file(p); err != nil {
+						return err
+					}
+					if s.truncated {
+						return fs.SkipAll
+					}
+					return nil
+				})
+				if err != nil {
+					return jsonv.Value{}, err
+				}
+			}
+			return jsonv.ObjectValue(
+				member("matches", jsonv.ArrayValue(s.matches...)),
+				member("truncated", jsonv.BoolValue(s.truncated)),
+			), nil
+		},
+	}
+}
+
+// regexpReason returns the part of a regexp compile error that explains it.
+func regexpReason(err error) string {
+	var re *syntax.Error
+	if errors.As(err, &re) {
+		return fmt.Sprintf("%s: `%s`", re.Code, re.Expr)
+	}
+	return err.Error()
+}
+
+// grepSearch accumulates one grep call's matches.
+type grepSearch struct {
+	ctx       context.Context
+	w         *Workspace
+	re        *regexp.Regexp
+	limit     int
+	matches   []jsonv.Value
+	truncated bool
+}
+
+// file searches one file (clean, root-relative name). Files that cannot be read, are too large
+// or are binary are skipped; only cancellation is an error.
+func (s *grepSearch) file(name string) error {
+	// Stat before opening: opening a named pipe or device could block forever.
+	if info, err := s.w.root.Stat(name); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	f, err := s.w.root.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxFileSize {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil || len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	for lineNo := 1; len(data) > 0; lineNo++ {
+		if lineNo%4096 == 0 && s.ctx.Err() != nil {
+			return context.Cause(s.ctx)
+		}
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if !s.re.Match(line) {
+			continue
+		}
+		if len(s.matches) == s.limit {
+			s.truncated = true
+			return nil
+		}
+		s.matches = append(s.matches, jsonv.ObjectValue(
+			member("path", jsonv.StringValue(name)),
+			member("line", jsonv.Int(int64(lineNo))),
+			member("text", jsonv.StringValue(cutLine(line))),
+		))
+	}
+	return nil
+}
+
+// cutLine returns line as a string of at most maxLineChars characters.
+func cutLine(line []byte) string {
+	if len(line) <= maxLineChars {
+		return string(line)
+	}
+	n := 0
+	for i := range len(line) {
+		if utf8.RuneStart(line[i]) {
+			if n == maxLineChars {
+				return string(line[:i])
+			}
+			n++
+		}
+	}
+	return string(line)
+}
