@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"fmt"
 	"sync/atomic"
 
 	"github.com/dop251/goja"
@@ -40,7 +41,7 @@ func (r *run) bindingFunc(fn Function, class *goja.Object) func(goja.FunctionCal
 		}
 		r.pending++
 		var settled atomic.Bool
-		fn.Call(r.host, arg, func(v jsonv.Value, herr error) {
+		settle := func(v jsonv.Value, herr error) {
 			if !settled.CompareAndSwap(false, true) {
 				return
 			}
@@ -55,7 +56,16 @@ func (r *run) bindingFunc(fn Function, class *goja.Object) func(goja.FunctionCal
 				}
 				return resolve(r.toJS(v))
 			})
-		})
+		}
+		// A host function that panics rejects its call instead of taking the host down.
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, p))
+				}
+			}()
+			fn.Call(r.host, arg, settle)
+		}()
 		return r.vm.ToValue(promise)
 	}
 }

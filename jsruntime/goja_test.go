@@ -554,3 +554,18 @@ func TestStackColumnsOnTheFirstLineIgnoreTheWrapper(t *testing.T) {
 		t.Fatalf("line 1 reports %q, line 2 reports %q", first.Error.Message, second.Error.Message)
 	}
 }
+
+func TestAPanickingHostFunctionRejectsItsCall(t *testing.T) {
+	rt, err := jsruntime.New(jsruntime.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := rt.Run(context.Background(), jsruntime.Request{
+		Program: `try { await tools.boom({}) } catch (e) { return e.message }`,
+		Bindings: []jsruntime.Namespace{{Global: "tools", Functions: []jsruntime.Function{{Name: "boom",
+			Call: func(context.Context, jsonv.Value, func(jsonv.Value, error)) { panic("host bug") }}}}},
+	})
+	if err != nil || res.Error != nil || res.Value.AsString() != `binding "boom" failed: host bug` {
+		t.Fatalf("res = %+v, err = %v", res, err)
+	}
+}

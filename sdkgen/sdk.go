@@ -5,7 +5,7 @@
 //
 // Output is deterministic: tools are sorted by name in JavaScript (UTF-16) order, properties keep
 // their schema order, and an unchanged tool set renders byte-identical text whatever the input
-// order. The package depends only on internal/jsonv.
+// order. The package depends only on jsonv.
 package sdkgen
 
 import (
@@ -115,10 +115,22 @@ func Section(tools []Tool) string {
 }
 
 // DTS returns a standalone TypeScript declaration file for tools: a one-line header comment
-// saying how to use it, a blank line, the Declarations, and a final newline.
+// saying how to use it, a blank line, the Declarations, a blank line, a declaration of the
+// program's console, and a final newline.
 func DTS(tools []Tool) string {
-	return dtsHeader + "\n\n" + Declarations(tools) + "\n"
+	return dtsHeader + "\n\n" + Declarations(tools) + "\n\n" + consoleDeclaration + "\n"
 }
+
+// consoleDeclaration types the five console methods a program has, so that an editor needs no
+// DOM or Node typings. It merges with those typings' Console when they are present.
+const consoleDeclaration = `interface Console {
+  log(...data: any[]): void;
+  info(...data: any[]): void;
+  warn(...data: any[]): void;
+  error(...data: any[]): void;
+  debug(...data: any[]): void;
+}
+declare var console: Console;`
 
 // compareTools orders tools by name as JavaScript compares strings (UTF-16 code units). Ties
 // (names equal in UTF-16, which only invalid UTF-8 or duplicates produce) fall back to the bytes

@@ -260,8 +260,8 @@ func TestDTS(t *testing.T) {
 		!strings.Contains(header, "tsconfig") || !strings.Contains(header, "await tools.name(args)") {
 		t.Errorf("header line: %q", header)
 	}
-	if rest != "\n"+Declarations(variedTools())+"\n" {
-		t.Error("DTS is not header, blank line, Declarations, newline")
+	if !strings.HasPrefix(rest, "\n"+Declarations(variedTools())+"\n\ninterface Console {\n") || !strings.HasSuffix(rest, "declare var console: Console;\n") {
+		t.Error("DTS is not header, blank line, Declarations, blank line, the console declaration, newline")
 	}
 }
 

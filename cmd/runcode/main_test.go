@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -282,5 +283,45 @@ func TestExamplesRun(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 			}
 		})
+	}
+}
+
+// The examples are well typed against the SDK that `runcode sdk` generates for their tools: each
+// body is wrapped in an async function (as the runtime does) and checked by the real TypeScript
+// compiler in strict mode.
+func TestExamplesTypecheckAgainstTheGeneratedSDK(t *testing.T) {
+	tsc, err := exec.LookPath("tsc")
+	if err != nil {
+		t.Skip("tsc not installed; CI installs typescript")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	code, _, errOut := invoke(t, "", "sdk", "--tools", filepath.Join(repo, "examples/tools/tools.json"), "--workspace", repo, "-o", filepath.Join(dir, "tools.d.ts"))
+	if code != exitOK {
+		t.Fatalf("sdk: %s", errOut)
+	}
+	examples, err := filepath.Glob(filepath.Join(repo, "examples", "*.ts"))
+	if err != nil || len(examples) < 4 {
+		t.Fatalf("examples: %v %v", examples, err)
+	}
+	files := []string{filepath.Join(dir, "tools.d.ts")}
+	for _, ex := range examples {
+		body, err := os.ReadFile(ex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrapped := "export {};\nasync function program(): Promise<unknown> {\n" + string(body) + "\n}\nvoid program;\n"
+		name := filepath.Join(dir, filepath.Base(ex))
+		if err := os.WriteFile(name, []byte(wrapped), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	out, err := exec.Command(tsc, append([]string{"--strict", "--noEmit", "--target", "es2022", "--lib", "es2022"}, files...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
 	}
 }
