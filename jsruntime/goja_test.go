@@ -506,7 +506,9 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-func BenchmarkRunTrivialJS(b *testing.B) {
+// BenchmarkRuntimeTrivialJS is the runtime alone (no registry, no bridge): one awaited binding that
+// settles inline. BenchmarkRunTrivialJS in codemode is the same program end to end.
+func BenchmarkRuntimeTrivialJS(b *testing.B) {
 	g := newRuntime(b, jsruntime.Config{})
 	req := jsruntime.Request{Program: `const r = await tools.echo({x: 1}); return r`, Bindings: toolsNamespace(echo("echo"))}
 	ctx := context.Background()

@@ -1,0 +1,69 @@
+package codemode_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// benchRegistry has run_code and n echo tools (echo, echo1, …) with small schemas.
+func benchRegistry(b *testing.B, n int) *registry.Registry {
+	b.Helper()
+	reg := registry.New()
+	for i := range n {
+		name := "echo"
+		if i > 0 {
+			name = fmt.Sprintf("echo%d", i)
+		}
+		err := reg.Register(registry.Tool{
+			Name:            name,
+			Description:     "Return the arguments.",
+			Parameters:      jsonv.MustParse(`{"type":"object","properties":{"x":{"type":"number"}}}`),
+			Output:          jsonv.MustParse(`{"type":"object"}`),
+			Execute:         func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil },
+			ConcurrencySafe: func(jsonv.Value) bool { return true },
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	rt, err := jsruntime.New(jsruntime.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
+		b.Fatal(err)
+	}
+	return reg
+}
+
+func benchRun(b *testing.B, reg *registry.Registry, code string) {
+	call := registry.Call{CallID: "call-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
+		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
+		jsonv.Member{Key: "description", Value: jsonv.StringValue("Benchmark")},
+	)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := reg.Execute(ctx, call); res.IsError {
+			b.Fatal(res.Err.Message)
+		}
+	}
+}
+
+// BenchmarkRunTrivialJS is one run_code call end to end: registry pipeline, 50 bound tools,
+// a fresh runtime, one sub-call through the registry, the result rendered.
+func BenchmarkRunTrivialJS(b *testing.B) {
+	benchRun(b, benchRegistry(b, 50), `const r = await tools.echo({x: 1}); return r`)
+}
+
+// BenchmarkSubCallSequential is 1,000 sequential awaited sub-calls in one run; divide by 1,000
+// for the cost per sub-call.
+func BenchmarkSubCallSequential(b *testing.B) {
+	benchRun(b, benchRegistry(b, 1), `for (let i = 0; i < 1000; i++) await tools.echo({x: i}); return 1`)
+}
