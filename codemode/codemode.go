@@ -99,11 +99,13 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token,
 		Tools: names, Events: cm.opts.Events,
 	})
+	// Close drains the sub-calls (abandons queued ones, awaits the in-flight one and its settle
+	// event) whatever happens to the run, so no sub-call outlives run_code.
+	defer b.Close()
 	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
 		Program:  inv.Arguments.Lookup("code").AsString(),
 		Bindings: []jsruntime.Namespace{b.Namespace()},
 	})
-	b.Close()
 	if err != nil {
 		return jsonv.Value{}, err
 	}
