@@ -75,6 +75,8 @@ type Options struct {
 	CallID     string
 	RootCallID string
 	Token      registry.Token
+	// Scope is the outer call's scope (its agent); sub-calls run in it.
+	Scope *registry.Scope
 	// Tools are the names bound into the program's tools namespace, in order.
 	Tools []string
 	// Events, if set, receives every dispatch event, in order, from the bridge's lane goroutine.
@@ -151,6 +153,7 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 				RootCallID: b.opts.RootCallID,
 				Name:       name,
 				Arguments:  args,
+				Scope:      b.opts.Scope,
 				Parent:     b.opts.Token,
 			},
 			settle: settle,

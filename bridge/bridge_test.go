@@ -59,14 +59,15 @@ func (r *recorder) lines() []string {
 func newRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
 	t.Helper()
 	reg := registry.New()
-	if err := reg.Register(tools...); err != nil {
+	if _, err := reg.Register(tools...); err != nil {
 		t.Fatal(err)
 	}
 	return reg
 }
 
 var echo = registry.Tool{
-	Name: "echo",
+	Name:   "echo",
+	Output: registry.AnyOutput(),
 	Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.StringValue("echo:" + inv.Arguments.Lookup("value").AsString()), nil
 	},
@@ -75,14 +76,14 @@ var echo = registry.Tool{
 func TestSubCallsAreNumberedTaggedAndLoggedInOrder(t *testing.T) {
 	var parents []registry.Token
 	var mu sync.Mutex
-	probe := registry.Tool{Name: "probe", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+	probe := registry.Tool{Name: "probe", Output: registry.AnyOutput(), Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 		mu.Lock()
 		parents = append(parents, inv.Parent)
 		mu.Unlock()
 		return jsonv.StringValue(inv.CallID), nil
 	}}
 	var outer registry.Token
-	outerTool := registry.Tool{Name: "outer", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+	outerTool := registry.Tool{Name: "outer", Output: registry.AnyOutput(), Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 		outer = inv.Token
 		return jsonv.NullValue(), nil
 	}}
@@ -120,7 +121,7 @@ func TestSubCallsAreNumberedTaggedAndLoggedInOrder(t *testing.T) {
 }
 
 func TestFailuresReachTheProgramAsMessages(t *testing.T) {
-	reg := newRegistry(t, echo, registry.Tool{Name: "fail", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	reg := newRegistry(t, echo, registry.Tool{Name: "fail", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.Value{}, errors.New("deliberate failure")
 	}})
 	rec := &recorder{}
@@ -138,7 +139,7 @@ func TestFailuresReachTheProgramAsMessages(t *testing.T) {
 
 func TestCloseCancelsInFlightAbandonsQueuedAndRefusesLaterCalls(t *testing.T) {
 	started := make(chan struct{})
-	slow := registry.Tool{Name: "slow", Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
+	slow := registry.Tool{Name: "slow", Output: registry.AnyOutput(), Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
 		close(started)
 		<-ctx.Done()
 		return jsonv.Value{}, context.Cause(ctx)

@@ -14,7 +14,7 @@ import (
 // reports each one's start and settlement.
 func Example() {
 	reg := registry.New()
-	reg.Register(registry.Tool{Name: "echo", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+	reg.Register(registry.Tool{Name: "echo", Output: registry.AnyOutput(), Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 		return inv.Arguments.Lookup("value"), nil
 	}})
 	rt, _ := jsruntime.New(jsruntime.Config{})

@@ -20,11 +20,11 @@ func benchRegistry(b *testing.B, n int) *registry.Registry {
 		if i > 0 {
 			name = fmt.Sprintf("echo%d", i)
 		}
-		err := reg.Register(registry.Tool{
+		_, err := reg.Register(registry.Tool{
 			Name:            name,
 			Description:     "Return the arguments.",
 			Parameters:      jsonv.MustParse(`{"type":"object","properties":{"x":{"type":"number"}}}`),
-			Output:          jsonv.MustParse(`{"type":"object"}`),
+			Output:          registry.OutputOf(jsonv.MustParse(`{"type":"object"}`)),
 			Execute:         func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil },
 			ConcurrencySafe: func(jsonv.Value) bool { return true },
 		})

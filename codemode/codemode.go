@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -28,6 +29,10 @@ type Options struct {
 	Runtime jsruntime.Runtime
 	// Events, if set, receives every dispatch event of every run, in order per run.
 	Events func(bridge.Event)
+	// CompactAbove is the size in bytes of the full SDK prompt section above which
+	// PromptSectionFor presents the tools compactly (names and summaries, with the catalog
+	// helpers for the rest). Zero means DefaultCompactAbove; negative never compacts.
+	CompactAbove int
 }
 
 // Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
@@ -37,15 +42,18 @@ func Install(reg *registry.Registry, opts Options) error {
 		return errors.New("codemode: Options.Runtime is required")
 	}
 	cm := &codeMode{reg: reg, opts: opts}
+	reg.OnChange(cm.forgetCompact)
 	return reg.InstallTransport(registry.Tool{
 		Name:        registry.ReservedName,
 		Description: toolDescription,
 		Parameters:  parameters,
-		Output:      outputSchema,
-		Execute:     cm.execute,
-		Render: func(_, value jsonv.Value) []registry.Content {
-			return []registry.Content{registry.TextContent(RenderText(value))}
+		Output: registry.Output{
+			Schema: outputSchema,
+			Render: func(_, value jsonv.Value) []registry.Content {
+				return []registry.Content{registry.TextContent(RenderText(value))}
+			},
 		},
+		Execute: cm.execute,
 	})
 }
 
@@ -66,6 +74,9 @@ var (
 type codeMode struct {
 	reg  *registry.Registry
 	opts Options
+
+	mu      sync.Mutex
+	compact map[*registry.Scope]bool // compactFor's answers, per scope, until the registry changes
 }
 
 // RunFailure is the cause carried by a failed run_code result (its registry.Error has code
@@ -90,21 +101,25 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
 		return jsonv.Value{}, errors.New("invalid description: expected a non-empty string")
 	}
-	schemas := cm.reg.SDKSchemas()
+	schemas := cm.reg.SDKSchemas(inv.Scope)
 	names := make([]string, len(schemas))
 	for i, s := range schemas {
 		names[i] = s.Name
 	}
 	b := bridge.New(ctx, bridge.Options{
-		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token,
+		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
 		Tools: names, Events: cm.opts.Events,
 	})
 	// Close drains the sub-calls (abandons queued ones, awaits the in-flight one and its settle
 	// event) whatever happens to the run, so no sub-call outlives run_code.
 	defer b.Close()
+	bindings := []jsruntime.Namespace{b.Namespace()}
+	if cm.compactFor(inv.Scope, schemas) {
+		bindings = append(bindings, catalogNamespace(schemas))
+	}
 	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
 		Program:  inv.Arguments.Lookup("code").AsString(),
-		Bindings: []jsruntime.Namespace{b.Namespace()},
+		Bindings: bindings,
 	})
 	if err != nil {
 		return jsonv.Value{}, err
@@ -161,8 +176,9 @@ func RenderText(outcome jsonv.Value) string {
 }
 
 // SDKTools returns the tools a run_code program in reg can call, as sdkgen sees them.
-func SDKTools(reg *registry.Registry) []sdkgen.Tool {
-	schemas := reg.SDKSchemas()
+func SDKTools(reg *registry.Registry) []sdkgen.Tool { return toSDKTools(reg.SDKSchemas(nil)) }
+
+func toSDKTools(schemas []registry.SDKSchema) []sdkgen.Tool {
 	out := make([]sdkgen.Tool, len(schemas))
 	for i, s := range schemas {
 		out[i] = sdkgen.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters, Output: s.Output}

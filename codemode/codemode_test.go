@@ -21,12 +21,12 @@ func setup(t *testing.T, cfg jsruntime.Config, events func(bridge.Event), tools 
 	echo := registry.Tool{
 		Name:       "echo",
 		Parameters: jsonv.MustParse(`{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}`),
-		Output:     jsonv.MustParse(`{"type":"string"}`),
+		Output:     registry.OutputOf(jsonv.MustParse(`{"type":"string"}`)),
 		Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			return jsonv.StringValue("echo:" + inv.Arguments.Lookup("value").AsString()), nil
 		},
 	}
-	if err := reg.Register(append([]registry.Tool{echo}, tools...)...); err != nil {
+	if _, err := reg.Register(append([]registry.Tool{echo}, tools...)...); err != nil {
 		t.Fatal(err)
 	}
 	rt, err := jsruntime.New(cfg)
@@ -139,7 +139,7 @@ func TestSubCallsGoThroughTheRegistryWithTheParentToken(t *testing.T) {
 		outerOf registry.Token
 		events  []string
 	)
-	probe := registry.Tool{Name: "probe", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+	probe := registry.Tool{Name: "probe", Output: registry.AnyOutput(), Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		seen = append(seen, *inv)
@@ -169,7 +169,7 @@ func TestSubCallsGoThroughTheRegistryWithTheParentToken(t *testing.T) {
 }
 
 func TestToolFailureIsACatchableToolCallError(t *testing.T) {
-	fail := registry.Tool{Name: "fail", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	fail := registry.Tool{Name: "fail", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.Value{}, errors.New("deliberate failure")
 	}}
 	reg := setup(t, jsruntime.Config{}, nil, fail)
@@ -194,7 +194,7 @@ func TestPromptSectionDeclaresTheCallableTools(t *testing.T) {
 	if strings.Contains(section, "run_code: ") {
 		t.Error("the SDK declares run_code itself")
 	}
-	schemas := reg.Schemas()
+	schemas := reg.Schemas(nil)
 	last := schemas[len(schemas)-1]
 	if last.Name != registry.ReservedName || last.Parameters.Lookup("required").String() != `["code","description"]` {
 		t.Fatalf("run_code schema = %+v", last)

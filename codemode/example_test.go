@@ -19,7 +19,7 @@ func Example() {
 		Name:        "square",
 		Description: "Square a number.",
 		Parameters:  jsonv.MustParse(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`),
-		Output:      jsonv.MustParse(`{"type":"number"}`),
+		Output:      registry.OutputOf(jsonv.MustParse(`{"type":"number"}`)),
 		Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			n := inv.Arguments.Lookup("n").AsNumber()
 			return jsonv.NumberValue(n * n)

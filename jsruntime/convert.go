@@ -17,11 +17,12 @@ var proxyType = reflect.TypeOf(goja.Proxy{})
 // intrinsics are the realm's built-ins captured before the program runs, so that nothing the
 // program does to globals or prototypes changes how values are checked or errors are built.
 type intrinsics struct {
-	objectProto   *goja.Object
-	arrayProto    *goja.Object
-	errorProto    *goja.Object
-	errorCtor     *goja.Object
-	functionProto *goja.Object
+	objectProto    *goja.Object
+	arrayProto     *goja.Object
+	errorProto     *goja.Object
+	errorCtor      *goja.Object
+	rangeErrorCtor *goja.Object
+	functionProto  *goja.Object
 }
 
 func captureIntrinsics(vm *goja.Runtime) intrinsics {
@@ -29,11 +30,12 @@ func captureIntrinsics(vm *goja.Runtime) intrinsics {
 	ctor := func(name string) *goja.Object { return global.Get(name).(*goja.Object) }
 	proto := func(name string) *goja.Object { return ctor(name).Get("prototype").(*goja.Object) }
 	return intrinsics{
-		objectProto:   proto("Object"),
-		arrayProto:    proto("Array"),
-		errorProto:    proto("Error"),
-		errorCtor:     ctor("Error"),
-		functionProto: proto("Function"),
+		objectProto:    proto("Object"),
+		arrayProto:     proto("Array"),
+		errorProto:     proto("Error"),
+		errorCtor:      ctor("Error"),
+		rangeErrorCtor: ctor("RangeError"),
+		functionProto:  proto("Function"),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -17,21 +18,45 @@ const (
 	DefaultWallCeiling    = 10 * time.Minute // Config.WallCeiling
 	DefaultMaxOutputBytes = 64 << 20         // Config.MaxOutputBytes
 	DefaultMaxStackDepth  = 1000             // Config.MaxStackDepth
+	DefaultMaxHeapBytes   = 512 << 20        // Config.MaxHeapBytes
 )
+
+// RegexpMatchTimeout bounds one regular-expression match. goja's backtracking engine (regexp2)
+// cannot be interrupted, so a catastrophic pattern would otherwise hold the run past every
+// budget; a match that runs this long throws a RangeError in the program instead.
+const RegexpMatchTimeout = 250 * time.Millisecond
+
+// maxWallCeiling is upstream's largest maxWallMs (2^31-1 ms).
+const maxWallCeiling = 2147483647 * time.Millisecond
 
 // minOutputBytes is the smallest usable output cap: "[]" for the logs plus "" for a message.
 const minOutputBytes = 4
 
 // ErrInvalidRequest reports a Request that misuses the contract (bad or clashing binding names).
-// Run wraps it; test with errors.Is.
+// Run's error matches it with errors.Is; the message names the offending binding, e.g.
+// `jsruntime: binding global "my-tools" is not a usable identifier`.
 var ErrInvalidRequest = errors.New("jsruntime: invalid request")
 
-// Config tunes a Goja runtime. The zero Config is usable: every zero field takes its default.
+// ErrClosed is returned by Run after Close: "jsruntime: run() after disposal".
+var ErrClosed = errors.New("jsruntime: run() after disposal")
+
+// contractError is a contract violation: its message is upstream's, prefixed with "jsruntime: ".
+type contractError struct{ msg string }
+
+func (e *contractError) Error() string        { return "jsruntime: " + e.msg }
+func (e *contractError) Is(target error) bool { return target == ErrInvalidRequest }
+
+func misuse(format string, args ...any) error {
+	return &contractError{msg: fmt.Sprintf(format, args...)}
+}
+
+// Config tunes a runtime. The zero Config is usable: every zero field takes its default.
 type Config struct {
 	// ComputeBudget bounds the time the program spends running JavaScript (busy time); time spent
 	// idle, waiting for host functions to settle, is not counted. Zero means 60s.
 	ComputeBudget time.Duration
-	// WallCeiling bounds the elapsed time of a run, waits included. Zero means 10m.
+	// WallCeiling bounds the elapsed time of a run, waits included. Zero means 10m; at most
+	// 2147483647ms.
 	WallCeiling time.Duration
 	// MaxOutputBytes caps the combined output of a run: the JSON of the logs plus the JSON of the
 	// completion value or of the failure message. Zero means 64 MiB; otherwise at least 4.
@@ -39,29 +64,30 @@ type Config struct {
 	// MaxStackDepth caps the JavaScript call stack; deeper recursion fails with "Maximum call
 	// stack size exceeded". Zero means 1000.
 	MaxStackDepth int
+	// MaxHeapBytes is the memory bound. The heap watchdog fails every live run with a
+	// worker-exit failure when the Go heap of the whole process has grown by more than this since
+	// the watchdog started (it runs while any run of the runtime is live); built-ins that
+	// allocate in one native step (String.prototype.repeat, padStart, padEnd, Array.prototype
+	// join and fill, Array.from, typed arrays, ArrayBuffer) throw a RangeError instead of
+	// allocating more than a quarter of it at once. Zero means 512 MiB.
+	MaxHeapBytes int64
 }
 
-// Goja is the in-process goja backend of Runtime. It is safe for concurrent use; every run gets
-// a fresh goja.Runtime that is never reused.
-type Goja struct {
-	cfg     Config
-	prelude *goja.Program
-	cache   programCache
-}
-
-var _ Runtime = (*Goja)(nil)
-
-// New validates cfg, applies its defaults and returns a runtime.
-func New(cfg Config) (*Goja, error) {
+// validate checks cfg and applies its defaults.
+func (cfg Config) validate() (Config, error) {
 	switch {
 	case cfg.ComputeBudget < 0:
-		return nil, fmt.Errorf("jsruntime: Config.ComputeBudget must not be negative, got %v", cfg.ComputeBudget)
+		return cfg, fmt.Errorf("jsruntime: config.ComputeBudget must be a positive duration, got %v", cfg.ComputeBudget)
 	case cfg.WallCeiling < 0:
-		return nil, fmt.Errorf("jsruntime: Config.WallCeiling must not be negative, got %v", cfg.WallCeiling)
+		return cfg, fmt.Errorf("jsruntime: config.WallCeiling must be a positive duration, got %v", cfg.WallCeiling)
+	case cfg.WallCeiling > maxWallCeiling:
+		return cfg, fmt.Errorf("jsruntime: config.WallCeiling must be at most 2147483647ms, got %v", cfg.WallCeiling)
 	case cfg.MaxOutputBytes < 0 || (cfg.MaxOutputBytes > 0 && cfg.MaxOutputBytes < minOutputBytes):
-		return nil, fmt.Errorf("jsruntime: Config.MaxOutputBytes must be 0 (default) or at least %d, got %d", minOutputBytes, cfg.MaxOutputBytes)
+		return cfg, fmt.Errorf("jsruntime: config.MaxOutputBytes must be a safe integer of at least %d, got %d", minOutputBytes, cfg.MaxOutputBytes)
 	case cfg.MaxStackDepth < 0:
-		return nil, fmt.Errorf("jsruntime: Config.MaxStackDepth must not be negative, got %d", cfg.MaxStackDepth)
+		return cfg, fmt.Errorf("jsruntime: config.MaxStackDepth must be a positive number, got %d", cfg.MaxStackDepth)
+	case cfg.MaxHeapBytes < 0:
+		return cfg, fmt.Errorf("jsruntime: config.MaxHeapBytes must be a positive number, got %d", cfg.MaxHeapBytes)
 	}
 	if cfg.ComputeBudget == 0 {
 		cfg.ComputeBudget = DefaultComputeBudget
@@ -75,21 +101,68 @@ func New(cfg Config) (*Goja, error) {
 	if cfg.MaxStackDepth == 0 {
 		cfg.MaxStackDepth = DefaultMaxStackDepth
 	}
+	if cfg.MaxHeapBytes == 0 {
+		cfg.MaxHeapBytes = DefaultMaxHeapBytes
+	}
+	return cfg, nil
+}
+
+// Goja is the in-process goja backend of Runtime. It is safe for concurrent use; every run gets
+// a fresh goja.Runtime that is never reused. Close disposes of it.
+type Goja struct {
+	cfg     Config
+	prelude *goja.Program
+	cache   programCache
+
+	// hooks lets the process worker stream logs and give up on a stuck run; zero in-process.
+	hooks runHooks
+
+	mu       sync.Mutex
+	closed   bool
+	live     map[*run]struct{}
+	runs     sync.WaitGroup // live runs
+	watchdog *watchdog      // running while len(live) > 0
+}
+
+// runHooks are callbacks for the process worker.
+type runHooks struct {
+	// onLog is called on the loop goroutine with every log line the ledger admitted.
+	onLog func(line string)
+	// onStuck is called from a timer goroutine when a stopped run has not ended within
+	// stuckGrace (JavaScript is stuck in one native step); the worker reports f and exits.
+	onStuck    func(f *Failure)
+	stuckGrace time.Duration
+}
+
+var _ Runtime = (*Goja)(nil)
+
+// New validates cfg, applies its defaults and returns a runtime. The first call sets regexp2's
+// process-wide DefaultMatchTimeout to RegexpMatchTimeout (see setRegexpTimeout).
+func New(cfg Config) (*Goja, error) {
+	cfg, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	setRegexpTimeout()
 	prelude, err := goja.Compile("prelude.js", preludeSource, true)
 	if err != nil {
 		return nil, fmt.Errorf("jsruntime: compiling the prelude: %w", err)
 	}
-	return &Goja{cfg: cfg, prelude: prelude}, nil
+	return &Goja{cfg: cfg, prelude: prelude, live: map[*run]struct{}{}}, nil
 }
 
 // Config returns the effective configuration, defaults applied.
 func (g *Goja) Config() Config { return g.cfg }
 
 // Run runs one program. It returns a Go error only when req misuses the contract (see
-// ErrInvalidRequest); every failure of the program itself, including cancellation of ctx, is
-// reported in Result.Error. Run returns when the program function settles: host calls still
-// pending then are abandoned (their ctx is cancelled and their settle calls are ignored).
+// ErrInvalidRequest) or the runtime is closed (ErrClosed); every failure of the program itself,
+// including cancellation of ctx, is reported in Result.Error. Run returns when the program
+// function settles: host calls still pending then are abandoned (their ctx is cancelled and
+// their settle calls are ignored).
 func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
+	if g.isClosed() {
+		return Result{}, ErrClosed
+	}
 	if err := validateBindings(req.Bindings); err != nil {
 		return Result{}, err
 	}
@@ -102,39 +175,82 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 		return led.fail(&Failure{Kind: KindException, Message: msg}), nil
 	}
 	r := newRun(ctx, g, req, led)
+	if !g.enlist(r) {
+		return Result{}, ErrClosed
+	}
+	defer g.discharge(r)
 	return r.execute(prg), nil
 }
 
-// preludeSource runs once per run before the program. It polyfills the well-known symbols that
-// esbuild's lowered async iteration and `using` need, and returns a factory for the injected
-// error classes built only from intrinsics captured before the program can change them.
-const preludeSource = `(function () {
-	"use strict";
-	const defineProperty = Object.defineProperty, symbolFor = Symbol.for, toString = String;
-	for (const n of ["asyncIterator", "dispose", "asyncDispose"]) {
-		if (!Symbol[n]) defineProperty(Symbol, n, { __proto__: null, value: symbolFor("Symbol." + n) });
+func (g *Goja) isClosed() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
+}
+
+// enlist registers a live run, starting the heap watchdog for the first one.
+func (g *Goja) enlist(r *run) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
 	}
-	const BaseError = Error;
-	return function makeErrorClass(name, member) {
-		const C = class extends BaseError {
-			constructor(memberName, message) {
-				super(message);
-				defineProperty(this, "name", { __proto__: null, value: name, enumerable: true });
-				defineProperty(this, member, { __proto__: null, value: toString(memberName), enumerable: true });
-			}
-		};
-		defineProperty(C, "name", { __proto__: null, value: name });
-		return C;
-	};
-})()`
+	g.live[r] = struct{}{}
+	g.runs.Add(1)
+	if g.watchdog == nil {
+		g.watchdog = startWatchdog(g.cfg.MaxHeapBytes, g.stopAll)
+	}
+	return true
+}
+
+// discharge unregisters a run that ended, stopping the watchdog after the last one.
+func (g *Goja) discharge(r *run) {
+	g.mu.Lock()
+	delete(g.live, r)
+	var w *watchdog
+	if len(g.live) == 0 {
+		w, g.watchdog = g.watchdog, nil
+	}
+	g.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
+	g.runs.Done()
+}
+
+// stopAll stops every live run with f.
+func (g *Goja) stopAll(f *Failure) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for r := range g.live {
+		r.stop(f)
+	}
+}
+
+// Close disposes of the runtime: later runs fail with ErrClosed, live runs end with the abort
+// failure "runtime disposed", and Close returns once they (and the watchdog) have ended. A run
+// stuck in one native step (see the package documentation) delays Close until the step returns.
+// Close is idempotent.
+func (g *Goja) Close() error {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	g.stopAll(&Failure{Kind: KindAbort, Message: msgDisposed})
+	g.runs.Wait()
+	return nil
+}
 
 var identifierRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// reservedWords are ECMAScript reserved and strict-mode words, none usable as a parameter name.
+// reservedWords are upstream's PORTABLE_RESERVED_WORDS: ECMAScript reserved and strict-mode
+// words, plus Python keywords and soft keywords so that a binding name is portable to a Python
+// runtime, plus the global value properties goja refuses as parameters.
 var reservedWords = wordSet(`break case catch class const continue debugger default delete do
 	else enum export extends false finally for function if import in instanceof new null return
 	super switch this throw true try typeof var void while with yield let static implements
-	interface package private protected public await arguments eval undefined NaN Infinity`)
+	interface package private protected public await arguments eval undefined NaN Infinity
+	False None True and as assert async def del elif except from global is lambda nonlocal not
+	or pass raise match type _`)
 
 func wordSet(words string) map[string]bool {
 	set := map[string]bool{}
@@ -144,23 +260,25 @@ func wordSet(words string) map[string]bool {
 	return set
 }
 
-// reservedGlobals are names the runtime itself injects.
-var reservedGlobals = map[string]bool{"console": true}
+// reservedGlobals are upstream's RESERVED_BINDING_GLOBALS. Every other name starting with "__"
+// is reserved too: esbuild's helpers live there.
+var reservedGlobals = map[string]bool{
+	"console": true, "__dsh_main__": true, "__builtins__": true, "__name__": true, "__debug__": true,
+}
 
-// reservedMembers cannot name the member-name property of an error class.
+// reservedMembers cannot name the member-name property of an error class (upstream's
+// RESERVED_ERROR_MEMBERS).
 var reservedMembers = map[string]bool{
-	"name": true, "message": true, "stack": true, "cause": true, "constructor": true,
-	"args": true, "with_traceback": true, "add_note": true,
+	"name": true, "message": true, "stack": true, "args": true, "with_traceback": true, "add_note": true,
 }
 
 // checkIdentifier reports why name cannot be injected as a parameter of the program function.
-// Names starting with "__" are reserved: esbuild's helpers live there.
 func checkIdentifier(what, name string) error {
 	if !identifierRE.MatchString(name) || reservedWords[name] {
-		return fmt.Errorf("%w: %s %q is not a usable identifier", ErrInvalidRequest, what, name)
+		return misuse("%s %q is not a usable identifier", what, name)
 	}
 	if reservedGlobals[name] || strings.HasPrefix(name, "__") {
-		return fmt.Errorf("%w: reserved binding global %q", ErrInvalidRequest, name)
+		return misuse("reserved binding global %q", name)
 	}
 	return nil
 }
@@ -172,17 +290,17 @@ func validateBindings(nss []Namespace) error {
 			return err
 		}
 		if injected[ns.Global] {
-			return fmt.Errorf("%w: duplicate binding global %q", ErrInvalidRequest, ns.Global)
+			return misuse("duplicate binding global %q", ns.Global)
 		}
 		injected[ns.Global] = true
 		names := make(map[string]bool, len(ns.Functions))
 		for _, f := range ns.Functions {
 			if names[f.Name] {
-				return fmt.Errorf("%w: duplicate function %q in binding %q", ErrInvalidRequest, f.Name, ns.Global)
+				return misuse("duplicate function %q in binding %q", f.Name, ns.Global)
 			}
 			names[f.Name] = true
 			if f.Call == nil {
-				return fmt.Errorf("%w: function %q in binding %q has no Call", ErrInvalidRequest, f.Name, ns.Global)
+				return misuse("function %q in binding %q has no Call", f.Name, ns.Global)
 			}
 		}
 	}
@@ -195,13 +313,15 @@ func validateBindings(nss []Namespace) error {
 			return err
 		}
 		if injected[ec.Name] {
-			return fmt.Errorf("%w: duplicate injected global %q", ErrInvalidRequest, ec.Name)
+			return misuse("duplicate injected global %q", ec.Name)
 		}
 		injected[ec.Name] = true
 		m := ec.MemberNameProperty
-		if m == "" || reservedMembers[m] || (len(m) > 4 && strings.HasPrefix(m, "__") && strings.HasSuffix(m, "__")) {
-			return fmt.Errorf("%w: binding error member property %q is not usable", ErrInvalidRequest, m)
+		if m == "" || reservedMembers[m] || dunderRE.MatchString(m) {
+			return misuse("binding error member property %q is not usable", m)
 		}
 	}
 	return nil
 }
+
+var dunderRE = regexp.MustCompile(`^__.+__$`)

@@ -30,6 +30,7 @@ const (
 // execute (the loop goroutine) touches the VM; other goroutines post jobs, or stop the run.
 type run struct {
 	cfg     Config
+	hooks   runHooks
 	req     Request
 	prelude *goja.Program
 	vm      *goja.Runtime
@@ -44,6 +45,7 @@ type run struct {
 	failure *Failure // the first terminal failure, set once
 	closed  bool     // the run has concluded; posts and stops are ignored
 	wake    chan struct{}
+	stuck   *time.Timer // armed by stop when hooks.onStuck is set
 
 	// timers counts timer callbacks that may still run; execute waits for them.
 	timers sync.WaitGroup
@@ -58,6 +60,7 @@ func newRun(ctx context.Context, g *Goja, req Request, led *ledger) *run {
 	host, cancel := context.WithCancel(ctx)
 	return &run{
 		cfg:     g.cfg,
+		hooks:   g.hooks,
 		req:     req,
 		prelude: g.prelude,
 		vm:      goja.New(),
@@ -84,6 +87,12 @@ func (r *run) execute(prg *goja.Program) Result {
 	})
 	defer func() {
 		if wall.Stop() {
+			r.timers.Done()
+		}
+		r.mu.Lock()
+		stuck := r.stuck
+		r.mu.Unlock()
+		if stuck != nil && stuck.Stop() {
 			r.timers.Done()
 		}
 		if stopAbort() {
@@ -123,6 +132,18 @@ func (r *run) stop(f *Failure) {
 		return
 	}
 	r.failure = f
+	if r.hooks.onStuck != nil {
+		r.timers.Add(1)
+		r.stuck = time.AfterFunc(r.hooks.stuckGrace, func() {
+			defer r.timers.Done()
+			r.mu.Lock()
+			closed := r.closed
+			r.mu.Unlock()
+			if !closed {
+				r.hooks.onStuck(f)
+			}
+		})
+	}
 	r.mu.Unlock()
 	r.vm.Interrupt(errStopped)
 	r.signal()
@@ -322,13 +343,9 @@ func (r *run) setup() ([]goja.Value, error) {
 	vm.SetMaxCallStackSize(r.cfg.MaxStackDepth)
 	vm.SetPromiseRejectionTracker(r.trackRejection)
 	r.intr = captureIntrinsics(vm)
-	factory, err := vm.RunProgram(r.prelude)
+	makeErrorClass, err := r.installPrelude()
 	if err != nil {
 		return nil, err
-	}
-	makeErrorClass, ok := goja.AssertFunction(factory)
-	if !ok {
-		return nil, errors.New("jsruntime: prelude did not return a function")
 	}
 	objects := make([]goja.Value, 0, len(r.req.Bindings))
 	var classes []goja.Value
@@ -377,7 +394,14 @@ func (r *run) reportUnhandledRejections() {
 
 // log charges one console line to the ledger; the first line that does not fit stops the run.
 func (r *run) log(line string) {
-	if !r.led.admit(line) {
+	n := len(r.led.logs)
+	ok := r.led.admit(line)
+	if r.hooks.onLog != nil {
+		for _, l := range r.led.logs[n:] {
+			r.hooks.onLog(l)
+		}
+	}
+	if !ok {
 		r.stop(&Failure{Kind: KindOutputLimit, Message: "output limit"})
 	}
 }

@@ -6,6 +6,59 @@
 // with esbuild, runs the program as the body of an async function in a fresh goja runtime, drives
 // a per-run event loop in which binding calls return promises settled from other goroutines, and
 // enforces a busy-time compute budget and a wall-clock ceiling.
+//
+// # Isolation
+//
+// Two backends implement Runtime with the same contract and pass the same conformance suite:
+//
+//   - Goja (New) runs in the calling process: fastest, the default for libraries.
+//
+//   - ProcessPool (NewProcessPool) runs each program in a warm worker process, the same binary
+//     re-executed, under a hard OS memory limit (RLIMIT_DATA on Linux, plus
+//     debug.SetMemoryLimit). Host functions stay in the calling process; the worker calls them
+//     back over a pipe (length-prefixed JSON frames), in program order. A worker that dies ends
+//     its run as worker-exit ("worker exited with code <n> before completing") and is replaced.
+//
+// A binary that uses a ProcessPool must call RunWorkerIfRequested first thing in main (a test
+// binary: in TestMain), before anything writes to stdout:
+//
+//	func main() {
+//		jsruntime.RunWorkerIfRequested()
+//		...
+//	}
+//
+// # Hostile programs
+//
+// Programs are hostile. Every run gets a fresh realm; budgets interrupt JavaScript between
+// instructions; the call stack is capped (MaxStackDepth); built-ins that allocate in one native
+// step (String.prototype.repeat, padStart, padEnd, Array.prototype.join and fill, Array.from,
+// typed-array and ArrayBuffer constructors, reached directly or through a prototype's
+// constructor) throw a RangeError instead of allocating more than a quarter of MaxHeapBytes;
+// a regular-expression match that runs RegexpMatchTimeout throws a RangeError (regexp2's
+// DefaultMatchTimeout is set once, process-wide, by the first New); a heap watchdog samples
+// the process heap every 5ms while runs are live and fails them all as worker-exit when it has
+// grown past MaxHeapBytes. Programs that replace globals or prototypes (JSON, Object.keys,
+// Array.prototype, Object.prototype, Promise, Symbol, Error) cannot change value validation,
+// the output ledger or the injected error classes, which use intrinsics captured before the
+// program runs. Close disposes of a runtime: live runs end as abort "runtime disposed".
+//
+// # Limits of in-process isolation
+//
+// goja cannot interrupt a native step, and has no heap limit. In-process, therefore:
+//
+//   - string growth by concatenation (let s = "x"; for (;;) s += s) is only caught by the
+//     watchdog after the fact: one concatenation allocates before control returns to
+//     JavaScript, so the heap overshoots the limit, by up to twice the string's size, and the
+//     run ends only when that step returns (measured: 0.2–10s on a loaded 2-core machine);
+//   - the watchdog's figure is the whole process's heap: the host's own allocations during a
+//     run count against it, and concurrent runs are all failed together;
+//   - a native step that is slow without allocating (a huge sparse array's indexOf, a
+//     regular expression on an enormous input below the match timeout) holds its run past the
+//     budgets until it returns.
+//
+// Use ProcessPool where a program must never take the host down: there a stuck step is ended by
+// killing the worker (the worker reports the budget failure first), and memory is bounded by the
+// OS.
 package jsruntime
 
 import (

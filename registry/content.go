@@ -35,11 +35,37 @@ func ContentValue(blocks []Content) jsonv.Value {
 	return jsonv.ArrayValue(items...)
 }
 
-// RenderValue is the default rendering of a canonical value: a string as its raw text, anything
-// else as JSON indented by two spaces.
-func RenderValue(v jsonv.Value) []Content {
+// RenderValue is the default Output.Render: a string value as its raw text, anything else as
+// JSON indented by two spaces. It ignores args.
+func RenderValue(args, v jsonv.Value) []Content {
 	if v.Kind() == jsonv.String {
 		return []Content{TextContent(v.AsString())}
 	}
 	return []Content{TextContent(string(jsonv.AppendIndent(nil, v, "  ", -1)))}
+}
+
+// ContextMessage is additional context that rides a result: a message the agent loop appends
+// after the tool result (for example an instruction minted by a tool, or an image a Code Mode
+// program's sub-call produced).
+type ContextMessage struct {
+	// Source names who produced the message, e.g. "plugin:tools-code-mode".
+	Source  string
+	Content []Content
+}
+
+// TextOf returns the text of blocks joined by newlines; a non-text block reads
+// "[<type> content]".
+func TextOf(blocks []Content) string {
+	var b []byte
+	for i, c := range blocks {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		if c.Type == "text" {
+			b = append(b, c.Text...)
+		} else {
+			b = append(b, "["+c.Type+" content]"...)
+		}
+	}
+	return string(b)
 }

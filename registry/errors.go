@@ -19,6 +19,7 @@ const (
 	CodeCodeRunFailed         Code = "CODE_RUN_FAILED"
 	CodeUnsupportedSchema     Code = "UNSUPPORTED_SCHEMA"
 	CodeInvalidDefinition     Code = "INVALID_DEFINITION"
+	CodeTimeout               Code = "TIMEOUT"
 )
 
 // Error implements error so that a Code can be the target of errors.Is.

@@ -13,11 +13,11 @@ import (
 // runs, and failures are results with codes.
 func Example() {
 	reg := registry.New()
-	err := reg.Register(registry.Tool{
+	_, err := reg.Register(registry.Tool{
 		Name:        "greet",
 		Description: "Greet someone.",
 		Parameters:  jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
-		Output:      jsonv.MustParse(`{"type":"string"}`),
+		Output:      registry.OutputOf(jsonv.MustParse(`{"type":"string"}`)),
 		Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			return jsonv.StringValue("hello, " + inv.Arguments.Lookup("name").AsString()), nil
 		},

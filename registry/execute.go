@@ -2,105 +2,513 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
-// execution is one call on its way through the pipeline.
-type execution struct {
-	call  Call
-	entry *entry
-	token Token
+// Result is the outcome of one call: a success (IsError false, Value set) or a failure
+// (IsError true, Err set, no Value).
+type Result struct {
+	// Value is the canonical JSON value of a success: what a program receives.
+	Value jsonv.Value
+	// Content is the model-facing content: the rendered value, or "Error: <message>".
+	Content []Content
+	IsError bool
+	// Err describes a failure; errors.Is(res.Err, CodeX) tests its code.
+	Err *Error
+	// Meta is the tool's presentation metadata (top-level successes only).
+	Meta jsonv.Value
+	// AdditionalContexts ride the result in order: deferred by the body, then added by
+	// post-execute decisions.
+	AdditionalContexts []ContextMessage
+	// ConcludesTurn marks a success after which the agent loop should end its turn.
+	ConcludesTurn bool
 }
 
-// Execute runs one call through the pipeline and returns its result; it never panics and never
-// returns a Go error: every failure is a Result with IsError set and a coded Err.
-func (r *Registry) Execute(ctx context.Context, call Call) Result {
-	exec, res, ok := r.prepare(ctx, call)
-	if ok {
-		res = r.dispatch(ctx, exec)
+// clone returns a copy of res whose slices are not shared with res.
+func (res Result) clone() Result {
+	res.Content = append([]Content(nil), res.Content...)
+	if len(res.AdditionalContexts) > 0 {
+		res.AdditionalContexts = append([]ContextMessage(nil), res.AdditionalContexts...)
 	}
-	return r.finalize(ctx, exec, res)
+	return res
 }
 
-// prepare creates the execution: it mints a token, checks the arguments are JSON and the caller
-// has not cancelled. ok is false when res is already final.
-func (r *Registry) prepare(ctx context.Context, call Call) (exec *execution, res Result, ok bool) {
+// errorResult builds the failure Result for err.
+func errorResult(err *Error) Result {
+	return Result{IsError: true, Err: err, Content: []Content{TextContent("Error: " + err.Message)}}
+}
+
+// ErrorResult returns the failure Result for err, normalized as the pipeline normalizes what a
+// tool returns: a coded *Error keeps its code, any other error contributes its message.
+func ErrorResult(err error) Result {
+	if err == nil {
+		err = errors.New("unknown failure")
+	}
+	return errorResult(asError(err))
+}
+
+// Invocation is what a tool body receives: the execution, and the means to attach context to
+// its own result or to end the agent's turn.
+type Invocation struct {
+	Execution
+	run *runContext
+}
+
+// runContext is the mutable part of an invocation, shared by its copies.
+type runContext struct {
+	mu        sync.Mutex
+	contexts  []ContextMessage
+	concludes bool
+}
+
+func (rc *runContext) empty() bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.contexts) == 0 && !rc.concludes
+}
+
+// DeferContext attaches msg to this call's result; the agent loop appends it after the result.
+// A composite tool uses it to carry its nested calls' contexts outward. On an Invocation the
+// registry did not create it does nothing.
+func (inv *Invocation) DeferContext(msg ContextMessage) {
+	if inv.run == nil {
+		return
+	}
+	inv.run.mu.Lock()
+	defer inv.run.mu.Unlock()
+	inv.run.contexts = append(inv.run.contexts, msg)
+}
+
+// ConcludeTurn marks a successful result as the end of the agent's turn. It has no effect on a
+// failed call.
+func (inv *Invocation) ConcludeTurn() {
+	if inv.run == nil {
+		return
+	}
+	inv.run.mu.Lock()
+	defer inv.run.mu.Unlock()
+	inv.run.concludes = true
+}
+
+// Execute runs one call through the whole pipeline and returns its final result. It never
+// panics and never returns a Go error: every failure is a Result with IsError and a coded Err.
+// ctx is the caller's: cancelling it cancels the call (ABORTED_BEFORE_DISPATCH before the body
+// started, ABORTED when a success arrives after it).
+func (r *Registry) Execute(ctx context.Context, call Call) Result {
+	p := r.Prepare(ctx, call)
+	p.Dispatch()
+	return p.Finish()
+}
+
+// stage is how far a Prepared call has come.
+type stage uint8
+
+const (
+	stageDispatch stage = iota // prepared: the body should run
+	stagePost                  // a result exists that still goes through post-execute
+	stageFinal                 // a result exists that skips post-execute
+	stageDone                  // Finish ran
+)
+
+// Prepared is a call that went through the pre-dispatch stages (creation, pre-execute,
+// approval, guards). Dispatch runs the wrappers and the body (possibly on another goroutine);
+// Finish runs post-execute, FinalizeContent and the observers. Call Dispatch at most once and
+// Finish exactly once, in that order.
+type Prepared struct {
+	r      *Registry
+	ctx    context.Context
+	exec   Execution
+	stage  stage
+	result Result
+	inv    *Invocation
+
+	// Snapshot of the hooks when the call was created.
+	wrappers  []WrapFunc
+	post      []PostExecuteFunc
+	observers []ObserverFunc
+	finalize  func(Execution, Result) []Content
+}
+
+// Execution returns the call as the pipeline sees it.
+func (p *Prepared) Execution() Execution { return p.exec }
+
+// NeedsDispatch reports whether the call was allowed to reach its body.
+func (p *Prepared) NeedsDispatch() bool { return p.stage == stageDispatch }
+
+// Prepare creates the execution and runs the pre-dispatch policy: the pre-execute waterfall,
+// approval, and guards.
+func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	if call.RootCallID == "" {
 		call.RootCallID = call.CallID
 	}
-	exec = &execution{call: call, token: Token{r.tokens.Add(1)}}
-	if !call.Arguments.IsDefined() {
-		return exec, errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "tool execution arguments must be losslessly JSON-serializable"}), false
+	p := &Prepared{r: r, ctx: ctx, exec: Execution{
+		CallID: call.CallID, RootCallID: call.RootCallID, Name: call.Name, Arguments: call.Arguments,
+		Scope: call.Scope, Parent: call.Parent, Token: Token{r.tokens.Add(1)},
+	}}
+	r.mu.RLock()
+	pre := snapshot(r.pre)
+	guards := snapshot(r.guards)
+	var chain []*Scope
+	for s := call.Scope; s != nil; s = s.parent {
+		chain = append(chain, s)
 	}
-	if ctx.Err() != nil {
-		return exec, errorResult(&Error{Code: CodeAbortedBeforeDispatch, Name: "AbortError", Message: "tool call aborted before dispatch", Err: context.Cause(ctx)}), false
+	for i := len(chain) - 1; i >= 0; i-- {
+		guards = append(guards, snapshot(chain[i].guards)...)
 	}
-	return exec, Result{}, true
+	p.wrappers = snapshot(r.wrappers)
+	p.post = snapshot(r.post)
+	p.observers = snapshot(r.observers)
+	approver := r.approver
+	if e := r.resolve(call.Name, call.Scope); e != nil {
+		p.finalize = e.tool.FinalizeContent
+	}
+	r.mu.RUnlock()
+
+	switch {
+	case !call.Arguments.IsDefined():
+		p.finish(stageFinal, errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "tool execution arguments must be losslessly JSON-serializable"}))
+		return p
+	case ctx.Err() != nil:
+		p.finish(stageFinal, abortedBeforeDispatch(ctx))
+		return p
+	}
+
+	decision, err := p.runPre(pre)
+	if err != nil {
+		p.finish(stageFinal, errorResult(err))
+		return p
+	}
+	if decision.kind == preAsk {
+		decision = p.approve(approver, decision.reason)
+	}
+	if decision.kind == preDeny {
+		p.finish(stagePost, errorResult(&Error{Message: decision.reason}))
+		return p
+	}
+	for _, g := range guards {
+		reason, err := callGuard(g, p.exec)
+		if err != nil {
+			p.finish(stagePost, errorResult(err))
+			return p
+		}
+		if reason != "" {
+			p.finish(stagePost, errorResult(&Error{Message: reason}))
+			return p
+		}
+	}
+	return p
 }
 
-// dispatch resolves the tool, validates the arguments, runs the body and validates and renders
-// its value.
-func (r *Registry) dispatch(ctx context.Context, exec *execution) Result {
-	e := r.lookup(exec.call.Name)
-	if e == nil {
-		return errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", exec.call.Name)})
+func (p *Prepared) finish(s stage, res Result) {
+	p.stage, p.result = s, res
+}
+
+func abortedBeforeDispatch(ctx context.Context) Result {
+	return errorResult(&Error{Code: CodeAbortedBeforeDispatch, Name: "AbortError", Message: "tool call aborted before dispatch", Err: context.Cause(ctx)})
+}
+
+// recovered turns a recovered panic value into a pipeline error naming where it happened.
+func recovered(where string, p any) *Error {
+	return &Error{Message: fmt.Sprintf("%s panicked: %v", where, p), Err: fmt.Errorf("panic: %v\n%s", p, debug.Stack())}
+}
+
+// runPre runs the pre-execute waterfall.
+func (p *Prepared) runPre(listeners []PreExecuteFunc) (d PreDecision, err *Error) {
+	if len(listeners) == 0 {
+		return Allow(), nil
 	}
-	exec.entry = e
-	args := exec.call.Arguments
+	defer func() {
+		if x := recover(); x != nil {
+			err = recovered("pre-execute listener", x)
+		}
+	}()
+	var next func(i int) PreDecision
+	next = func(i int) PreDecision {
+		if i == len(listeners) {
+			return Allow()
+		}
+		return listeners[i](p.ctx, p.exec, func() PreDecision { return next(i + 1) })
+	}
+	return next(0), nil
+}
+
+// approve asks the approver about an Ask decision.
+func (p *Prepared) approve(a Approver, reason string) PreDecision {
+	name := p.exec.Name
+	switch {
+	case a == nil:
+		if reason == "" {
+			reason = fmt.Sprintf("tool %q requires approval (not yet supported)", name)
+		}
+		return Deny(reason)
+	case p.exec.Scope == nil:
+		return Deny(fmt.Sprintf("tool %q requires approval, but the call has no agent to route it through", name))
+	}
+	var answer Approval
+	func() {
+		defer func() {
+			if x := recover(); x != nil {
+				answer = Unavailable
+			}
+		}()
+		answer = a.Approve(p.ctx, p.exec, reason)
+	}()
+	switch answer {
+	case AllowedOnce:
+		return Allow()
+	case Rejected:
+		return Deny(fmt.Sprintf("the user rejected tool %q", name))
+	case Cancelled:
+		return Deny(fmt.Sprintf("approval for tool %q was cancelled", name))
+	default:
+		return Deny(fmt.Sprintf("tool %q requires approval, but no approval channel is available", name))
+	}
+}
+
+func callGuard(g GuardFunc, exec Execution) (reason string, err *Error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = recovered("guard", x) // a broken guard fails closed
+		}
+	}()
+	return g(exec), nil
+}
+
+// Dispatch runs the around-dispatch wrappers and the body, when the call was allowed to. It may
+// run on any goroutine; it does nothing for a call that already has a result.
+func (p *Prepared) Dispatch() {
+	if p.stage != stageDispatch {
+		return
+	}
+	if p.ctx.Err() != nil {
+		p.finish(stagePost, abortedBeforeDispatch(p.ctx))
+		return
+	}
+	res, err := p.runWrapped()
+	if err != nil {
+		p.finish(stageFinal, errorResult(err))
+		return
+	}
+	if !res.IsError && p.ctx.Err() != nil {
+		res = errorResult(&Error{Code: CodeAborted, Name: "AbortError", Message: "tool call aborted", Err: context.Cause(p.ctx)})
+	}
+	p.finish(stagePost, res)
+}
+
+// runWrapped runs the wrapper chain around the body.
+func (p *Prepared) runWrapped() (res Result, err *Error) {
+	if len(p.wrappers) == 0 {
+		return p.body(p.ctx), nil
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			err = recovered("tools/execute wrapper", x)
+		}
+	}()
+	var next func(i int, ctx context.Context) Result
+	next = func(i int, ctx context.Context) Result {
+		if ctx == nil {
+			ctx = p.ctx
+		}
+		if i == len(p.wrappers) {
+			return p.body(ctx)
+		}
+		return p.wrappers[i](ctx, p.exec, func(c context.Context) Result { return next(i+1, c) })
+	}
+	return next(0, p.ctx), nil
+}
+
+// fuse returns a context with inner's values and deadline that is also cancelled, with the
+// same cause, when the caller's context is: a wrapper can shorten a call's life, never detach it.
+func fuse(caller, inner context.Context) (context.Context, func()) {
+	if inner == caller {
+		return caller, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(inner)
+	stop := context.AfterFunc(caller, func() { cancel(context.Cause(caller)) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// body resolves the tool, validates the arguments, runs Execute under the tool's timeout, and
+// validates and renders the value.
+func (p *Prepared) body(ctx context.Context) Result {
+	r := p.r
+	r.mu.RLock()
+	e := r.resolve(p.exec.Name, p.exec.Scope)
+	r.mu.RUnlock()
+	if e == nil {
+		return errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", p.exec.Name)})
+	}
+	args := p.exec.Arguments
 	if v := e.params.violations(args, "arguments"); len(v) > 0 {
 		return errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "invalid arguments: " + strings.Join(v, "; ")})
 	}
-	value, err := runBody(ctx, e.tool, &Invocation{
-		CallID: exec.call.CallID, RootCallID: exec.call.RootCallID, Name: exec.call.Name,
-		Arguments: args, Token: exec.token, Parent: exec.call.Parent,
-	})
+	ctx, release := fuse(p.ctx, ctx)
+	defer release()
+	var timedOut func() bool
+	if d := e.tool.Timeout; d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errTimeout)
+		defer cancel()
+		timedOut = func() bool { return errors.Is(context.Cause(ctx), errTimeout) }
+	}
+	p.inv = &Invocation{Execution: p.exec, run: &runContext{}}
+	value, err := runBody(ctx, e.tool, p.inv)
+	if timedOut != nil && timedOut() && err != nil {
+		return errorResult(&Error{Code: CodeTimeout, Name: "ToolTimeoutError", Message: fmt.Sprintf("tool %q timed out after %v", p.exec.Name, e.tool.Timeout), Err: err})
+	}
 	if err != nil {
 		return errorResult(asError(err))
 	}
+	return p.accept(e, value)
+}
+
+// errTimeout is the cause of a context cancelled by a tool's Timeout.
+var errTimeout = errors.New("tool timeout")
+
+// accept validates a success value against e's output schema and renders it.
+func (p *Prepared) accept(e *entry, value jsonv.Value) Result {
+	name := p.exec.Name
 	if !value.IsDefined() {
-		return errorResult(&Error{Code: CodeInvalidToolOutput, Name: "ToolOutputError", Message: fmt.Sprintf("tool %q returned invalid output: value is not lossless JSON", exec.call.Name)})
+		return errorResult(&Error{Code: CodeInvalidToolOutput, Name: "ToolOutputError", Message: fmt.Sprintf("tool %q returned invalid output: value is not lossless JSON", name)})
 	}
 	if v := e.output.violations(value, "value"); len(v) > 0 {
-		return errorResult(&Error{Code: CodeInvalidToolOutput, Name: "ToolOutputError", Message: fmt.Sprintf("tool %q returned invalid output: %s", exec.call.Name, strings.Join(v, "; "))})
+		return errorResult(&Error{Code: CodeInvalidToolOutput, Name: "ToolOutputError", Message: fmt.Sprintf("tool %q returned invalid output: %s", name, strings.Join(v, "; "))})
 	}
-	content, err := render(e.tool, args, value)
+	args := p.exec.Arguments
+	content, err := protect("output.render", func() []Content { return e.tool.Output.Render(args, value) })
 	if err != nil {
-		return errorResult(&Error{Message: "output.render failed: " + err.Error(), Err: err})
+		return errorResult(err)
 	}
-	return Result{Value: value, Content: content}
+	res := Result{Value: value, Content: append([]Content(nil), content...)}
+	if meta := e.tool.Output.PresentationMeta; meta != nil && p.exec.Parent.IsZero() {
+		m, err := protect("output.presentationMeta", func() jsonv.Value { return meta(args, value) })
+		if err != nil {
+			return errorResult(err)
+		}
+		res.Meta = m
+	}
+	return res
+}
+
+// protect calls f, turning a panic into a pipeline error.
+func protect[T any](where string, f func() T) (v T, err *Error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = &Error{Message: fmt.Sprintf("%s failed: %v", where, x), Err: fmt.Errorf("panic: %v\n%s", x, debug.Stack())}
+		}
+	}()
+	return f(), nil
 }
 
 // runBody calls the tool body, turning a panic into an error.
 func runBody(ctx context.Context, t Tool, inv *Invocation) (v jsonv.Value, err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			err = &Error{Message: fmt.Sprintf("tool %q panicked: %v", t.Name, p), Err: fmt.Errorf("panic: %v\n%s", p, debug.Stack())}
+		if x := recover(); x != nil {
+			err = recovered(fmt.Sprintf("tool %q", t.Name), x)
 		}
 	}()
 	return t.Execute(ctx, inv)
 }
 
-func render(t Tool, args, value jsonv.Value) (c []Content, err error) {
-	if t.Render == nil {
-		return RenderValue(value), nil
+// Finish runs the post-execute waterfall (unless the call failed in the pipeline itself), the
+// tool's FinalizeContent and the observers, and returns the final result.
+func (p *Prepared) Finish() Result {
+	if p.stage == stageDispatch {
+		p.Dispatch()
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%v", p)
+	if p.stage == stageDone {
+		return p.result.clone()
+	}
+	res := p.result
+	if p.inv != nil && p.inv.run.empty() {
+		p.inv = nil // nothing deferred: skip the merge below
+	}
+	if p.inv != nil {
+		rc := p.inv.run
+		rc.mu.Lock()
+		res.AdditionalContexts = append(append([]ContextMessage(nil), rc.contexts...), res.AdditionalContexts...)
+		res.ConcludesTurn = rc.concludes && !res.IsError
+		rc.mu.Unlock()
+	}
+	if p.stage == stagePost {
+		res = p.runPost(res)
+	}
+	if p.finalize != nil {
+		if content, err := protect("finalizeContent", func() []Content { return p.finalize(p.exec, res.clone()) }); err == nil && content != nil {
+			res.Content = append([]Content(nil), content...)
 		}
-	}()
-	return t.Render(args, value), nil
+	}
+	if res.IsError {
+		res.Value, res.Meta, res.ConcludesTurn = jsonv.Value{}, jsonv.Value{}, false
+	}
+	p.finish(stageDone, res)
+	for _, o := range p.observers {
+		func() {
+			defer func() { _ = recover() }() // an observer cannot change or break the result
+			o(p.exec, res.clone())
+		}()
+	}
+	return res.clone()
 }
 
-// finalize applies the cancellation rule: a success that arrives after the caller cancelled
-// becomes an ABORTED failure.
-func (r *Registry) finalize(ctx context.Context, exec *execution, res Result) Result {
-	if !res.IsError && ctx.Err() != nil {
-		return errorResult(&Error{Code: CodeAborted, Name: "AbortError", Message: "tool call aborted", Err: context.Cause(ctx)})
+// runPost runs the post-execute waterfall and applies its decision.
+func (p *Prepared) runPost(res Result) Result {
+	if len(p.post) == 0 {
+		return res
 	}
+	var d PostDecision
+	err := func() (err *Error) {
+		defer func() {
+			if x := recover(); x != nil {
+				err = recovered("post-execute listener", x)
+			}
+		}()
+		var next func(i int) PostDecision
+		next = func(i int) PostDecision {
+			if i == len(p.post) {
+				return Accept()
+			}
+			return p.post[i](p.ctx, p.exec, res.clone(), func() PostDecision { return next(i + 1) })
+		}
+		d = next(0)
+		return nil
+	}()
+	if err != nil {
+		out := errorResult(err)
+		out.AdditionalContexts = res.AdditionalContexts
+		return out
+	}
+	contexts := append(append([]ContextMessage(nil), res.AdditionalContexts...), d.contexts...)
+	switch d.kind {
+	case postAcceptContent:
+		res.Content = d.content
+	case postAcceptValue:
+		if !res.IsError {
+			p.r.mu.RLock()
+			e := p.r.resolve(p.exec.Name, p.exec.Scope)
+			p.r.mu.RUnlock()
+			if e == nil {
+				res = errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", p.exec.Name)})
+			} else {
+				concludes := res.ConcludesTurn
+				res = p.accept(e, d.value)
+				res.ConcludesTurn = concludes && !res.IsError
+			}
+		}
+	case postBlock:
+		msg := TextOf(d.feedback)
+		if strings.TrimSpace(msg) == "" {
+			msg = "tool result blocked by post-execute policy"
+		}
+		res = errorResult(&Error{Message: msg})
+	}
+	res.AdditionalContexts = contexts
 	return res
 }

@@ -1,25 +1,39 @@
 // Package registry holds tool definitions and runs every tool call through one execution
-// pipeline: argument materialization, cancellation checks, lookup, argument validation against
-// the tool's JSON Schema, the body, output validation and rendering. A call made from inside a
-// Code Mode program goes through the same Execute as a direct call, tagged with its parent's
-// token; the registry knows nothing else about Code Mode except the reserved name run_code.
+// pipeline, the same for a model's direct call and for a call a Code Mode program makes:
 //
-// Execute is staged (prepare → dispatch → finalize) so that policy hooks and an ordered
-// scheduler can slot in around the body without rewriting it.
+//  1. create the execution: mint its Token, take the immutable arguments, refuse a caller that
+//     has already cancelled (ABORTED_BEFORE_DISPATCH);
+//  2. the pre-execute waterfall (OnPreExecute): allow, deny, or ask an Approver;
+//  3. guards (Guard, Scope.Guard): any reason denies, nothing can force-allow;
+//  4. around-dispatch wrappers (WrapExecute), then the tool's own timeout, then the body: lookup
+//     (UNKNOWN_TOOL), argument validation against the tool's JSON Schema (INVALID_ARGS), Execute,
+//     output validation (INVALID_TOOL_OUTPUT) and rendering;
+//  5. the post-execute waterfall (OnPostExecute): accept, replace content or value, or block;
+//  6. the tool's FinalizeContent, exactly once, for every outcome;
+//  7. result observers (OnResult), whose failures are contained.
+//
+// Every failure is a Result with a coded *Error (test codes with errors.Is); Execute never
+// panics because of a tool or a hook. The stages are also exposed (Prepare, Prepared.Dispatch,
+// Prepared.Finish) so that a scheduler can overlap bodies while running policy in order.
+//
+// Tools are registered globally or in a Scope (an agent, or a preset standing above agents);
+// scoped tools shadow inherited ones, and a scope's restrictions filter what it inherits. The
+// registry knows nothing about Code Mode except the parent token a nested call carries and the
+// reserved transport name run_code.
 package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
-// ReservedName is the name of the Code Mode transport tool. It cannot be registered as an
-// ordinary tool; InstallTransport installs it.
+// ReservedName is the name of the Code Mode transport tool. It cannot be registered, shadowed
+// or restricted; InstallTransport installs it.
 const ReservedName = "run_code"
 
 // Tool defines one tool.
@@ -28,52 +42,78 @@ type Tool struct {
 	Name string
 	// Description tells the model what the tool does.
 	Description string
-	// Parameters is the JSON Schema of the arguments. Undefined means an open object:
-	// {"type":"object"}.
+	// Parameters is the JSON Schema of the arguments (any draft jsonschema/v6 knows; 2020-12
+	// by default). Undefined means an open object: {"type":"object"}.
 	Parameters jsonv.Value
-	// Output is the JSON Schema of the tool's canonical result value. Undefined means any JSON
-	// value.
-	Output jsonv.Value
+	// Output declares the canonical result value (required).
+	Output Output
 	// Execute runs one call whose arguments already passed validation, and returns the
 	// canonical JSON result. A returned *Error keeps its Code; any other error is an uncoded
-	// tool failure with its message. Execute must honour ctx.
+	// tool failure with its message. Execute must honour ctx: the registry waits for it and
+	// cannot stop code that ignores cancellation.
 	Execute func(ctx context.Context, inv *Invocation) (jsonv.Value, error)
-	// Render turns a successful call's arguments and value into model-facing content.
-	// Nil uses RenderValue.
-	Render func(args, value jsonv.Value) []Content
-	// ConcurrencySafe classifies one call: only true lets it overlap with other calls. Nil
-	// means never.
+	// Timeout, when positive, bounds one call: the body's context is cancelled after it and the
+	// call fails with code TIMEOUT. It is never shown to the model. Negative is invalid.
+	Timeout time.Duration
+	// ConcurrencySafe classifies one call: only true lets it overlap with other calls. Nil,
+	// false, a panic, or arguments that fail validation mean exclusive.
 	ConcurrencySafe func(args jsonv.Value) bool
+	// FinalizeContent, when set, is called exactly once for every outcome of a call (failures
+	// of the pipeline included), just before observers see it; a non-nil return replaces the
+	// model-facing content. It must not panic (a panic keeps the content).
+	FinalizeContent func(exec Execution, res Result) []Content
+	// PresentCall describes a pending call for a UI; nil (or a nil return) means the generic
+	// presentation. It must be pure: it may be called again on replay.
+	PresentCall func(args jsonv.Value) *CallView
+	// PresentResult describes a completed call for a UI; nil (or a nil return) keeps the
+	// pending view and the raw content. It must be pure.
+	PresentResult func(args jsonv.Value, res ResultSummary) *ResultView
 }
 
-// Schema is the model-facing projection of a tool.
+// Output is a tool's declaration of its canonical result value.
+type Output struct {
+	// Schema is the JSON Schema every successful value must satisfy (required; {} accepts any
+	// JSON value).
+	Schema jsonv.Value
+	// Render turns validated arguments and value into model-facing content (required; use
+	// RenderValue for the default rendering).
+	Render func(args, value jsonv.Value) []Content
+	// PresentationMeta, when set, computes replayable presentation metadata for top-level calls
+	// only (calls without a parent); it lands in Result.Meta.
+	PresentationMeta func(args, value jsonv.Value) jsonv.Value
+}
+
+// AnyOutput declares an unconstrained JSON result rendered with RenderValue.
+func AnyOutput() Output {
+	return Output{Schema: jsonv.ObjectValue(), Render: RenderValue}
+}
+
+// OutputOf declares a result constrained by schema and rendered with RenderValue.
+func OutputOf(schema jsonv.Value) Output {
+	return Output{Schema: schema, Render: RenderValue}
+}
+
+// Schema is the model-facing projection of a tool: what a model's tool list carries. It never
+// includes callbacks, timeouts or classifiers.
 type Schema struct {
 	Name        string
 	Description string
 	Parameters  jsonv.Value
-	// Output is the canonical value's schema (Undefined when the tool declares none). It is
-	// not sent to models as a wire schema; SDK generation uses it.
+}
+
+// SDKSchema is a tool as an SDK generator sees it: its Schema plus the schema of its canonical
+// result value.
+type SDKSchema struct {
+	Schema
 	Output jsonv.Value
 }
 
-// Token identifies one execution. It is opaque; the zero Token means "no parent".
+// Token identifies one execution. It is opaque and only comparable; the zero Token means
+// "no parent".
 type Token struct{ id uint64 }
 
 // IsZero reports whether t is the zero Token.
 func (t Token) IsZero() bool { return t.id == 0 }
-
-// Invocation is what a tool body sees of its call.
-type Invocation struct {
-	CallID     string
-	RootCallID string
-	Name       string
-	// Arguments are the validated, immutable arguments.
-	Arguments jsonv.Value
-	// Token identifies this execution; pass it as Call.Parent of calls made on its behalf.
-	Token Token
-	// Parent is the token of the execution this call was made for (zero for a direct call).
-	Parent Token
-}
 
 // Call is one request to execute a tool.
 type Call struct {
@@ -81,31 +121,81 @@ type Call struct {
 	// RootCallID is the id of the top-level call this one belongs to; empty means CallID.
 	RootCallID string
 	Name       string
-	Arguments  jsonv.Value
+	// Arguments are the parsed arguments (Undefined is refused as not JSON).
+	Arguments jsonv.Value
+	// Scope is the agent the call runs for; nil is the global view.
+	Scope *Scope
 	// Parent is the token of the execution that made this call (zero for a model-direct call).
 	Parent Token
 }
 
-// Result is the outcome of one call. Exactly one of a success (Value set, IsError false) or a
-// failure (IsError true, Err set) is described.
-type Result struct {
-	// Value is the canonical JSON value of a success.
-	Value jsonv.Value
-	// Content is the model-facing content: the rendered value, or "Error: <message>".
-	Content []Content
-	IsError bool
-	// Err describes a failure; errors.Is(res.Err, CodeX) tests its code.
-	Err *Error
+// Execution is one call inside the pipeline, as hooks and observers see it. It is a value:
+// a hook cannot change the call's identity or arguments.
+type Execution struct {
+	CallID     string
+	RootCallID string
+	Name       string
+	Arguments  jsonv.Value
+	Scope      *Scope
+	// Parent is the token of the execution that made this call (zero for a direct call).
+	Parent Token
+	// Token identifies this execution; nested calls made on its behalf carry it as Parent.
+	Token Token
 }
 
-// Registry holds tools and executes calls. Its zero value is not usable; use New. A Registry is
-// safe for concurrent use.
+// Mode is a call's execution mode.
+type Mode string
+
+// The execution modes.
+const (
+	Parallel  Mode = "parallel"
+	Exclusive Mode = "exclusive"
+)
+
+// Registry holds tools and hooks and executes calls. Use New; a Registry is safe for
+// concurrent use.
 type Registry struct {
 	mu        sync.RWMutex
-	tools     []*entry
-	byName    map[string]*entry
+	global    layer
 	transport *entry
-	tokens    atomic.Uint64
+	approver  Approver
+
+	guards    []*hook[GuardFunc]
+	pre       []*hook[PreExecuteFunc]
+	wrappers  []*hook[WrapFunc]
+	post      []*hook[PostExecuteFunc]
+	observers []*hook[ObserverFunc]
+	changes   []*hook[func(*Scope)]
+
+	tokens atomic.Uint64
+}
+
+// layer is one registration layer (the global one or a scope's), in registration order.
+type layer struct {
+	order  []*entry
+	byName map[string]*entry
+}
+
+func (l *layer) add(e *entry) {
+	if l.byName == nil {
+		l.byName = map[string]*entry{}
+	}
+	l.order = append(l.order, e)
+	l.byName[e.tool.Name] = e
+}
+
+func (l *layer) remove(e *entry) bool {
+	if l.byName[e.tool.Name] != e {
+		return false
+	}
+	delete(l.byName, e.tool.Name)
+	for i, x := range l.order {
+		if x == e {
+			l.order = append(l.order[:i:i], l.order[i+1:]...)
+			break
+		}
+	}
+	return true
 }
 
 type entry struct {
@@ -115,140 +205,249 @@ type entry struct {
 }
 
 // New returns an empty registry.
-func New() *Registry {
-	return &Registry{byName: map[string]*entry{}}
+func New() *Registry { return &Registry{} }
+
+// SetApprover sets the service that answers Ask decisions of the pre-execute waterfall; nil
+// removes it (an Ask is then denied).
+func (r *Registry) SetApprover(a Approver) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.approver = a
 }
 
-// Register adds tools. It fails, adding none of them, when a definition is invalid (empty name,
-// no Execute, a schema that does not compile), a name is already registered, or a name is
-// ReservedName.
-func (r *Registry) Register(tools ...Tool) error {
+// Register adds tools to the global layer and returns the function that removes exactly these
+// registrations (a later registration of the same name is not affected). It fails, adding
+// none, when a definition is invalid, a name is registered twice in the layer, or a name is
+// ReservedName. Errors have code INVALID_DEFINITION.
+func (r *Registry) Register(tools ...Tool) (unregister func(), err error) {
+	return r.register(nil, tools)
+}
+
+func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
 	entries := make([]*entry, 0, len(tools))
 	seen := map[string]bool{}
 	for _, t := range tools {
 		if t.Name == ReservedName {
-			return &Error{Code: CodeInvalidDefinition, Message: fmt.Sprintf("tool name %q is reserved for the Code Mode transport and cannot be registered", ReservedName)}
+			return nil, invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName)
 		}
 		e, err := newEntry(t)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if seen[t.Name] {
-			return &Error{Code: CodeInvalidDefinition, Message: fmt.Sprintf("tool %q is defined twice", t.Name)}
+			return nil, invalidDefinition("tool %q is defined twice", t.Name)
 		}
 		seen[t.Name] = true
 		entries = append(entries, e)
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	l := r.layerOf(s)
 	for _, e := range entries {
-		if _, dup := r.byName[e.tool.Name]; dup {
-			return &Error{Code: CodeInvalidDefinition, Message: fmt.Sprintf("tool %q is already registered", e.tool.Name)}
+		if _, dup := l.byName[e.tool.Name]; dup {
+			r.mu.Unlock()
+			return nil, invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s))
 		}
 	}
 	for _, e := range entries {
-		r.tools = append(r.tools, e)
-		r.byName[e.tool.Name] = e
+		l.add(e)
 	}
-	return nil
+	r.mu.Unlock()
+	r.changed(s)
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			removed := false
+			for _, e := range entries {
+				removed = r.layerOf(s).remove(e) || removed
+			}
+			r.mu.Unlock()
+			if removed {
+				r.changed(s)
+			}
+		})
+	}, nil
+}
+
+func layerName(s *Scope) string {
+	if s == nil {
+		return "registry"
+	}
+	return "scope"
+}
+
+// layerOf returns the registration layer of s (nil: global). Callers hold r.mu.
+func (r *Registry) layerOf(s *Scope) *layer {
+	if s == nil {
+		return &r.global
+	}
+	return &s.own
 }
 
 // InstallTransport installs the Code Mode transport, whose name must be ReservedName. It is
-// listed after every registered tool. It can be installed once.
+// visible in every scope, after every other tool, and no restriction or scoped registration
+// can hide it. It can be installed once.
 func (r *Registry) InstallTransport(t Tool) error {
 	if t.Name != ReservedName {
-		return &Error{Code: CodeInvalidDefinition, Message: fmt.Sprintf("the transport must be named %q, not %q", ReservedName, t.Name)}
+		return invalidDefinition("the transport must be named %q, not %q", ReservedName, t.Name)
 	}
 	e, err := newEntry(t)
 	if err != nil {
 		return err
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.transport != nil {
-		return &Error{Code: CodeInvalidDefinition, Message: "the Code Mode transport is already installed"}
+		r.mu.Unlock()
+		return invalidDefinition("the Code Mode transport is already installed")
 	}
 	r.transport = e
+	r.mu.Unlock()
+	r.changed(nil)
 	return nil
+}
+
+func invalidDefinition(format string, args ...any) *Error {
+	return &Error{Code: CodeInvalidDefinition, Name: "ToolDefinitionError", Message: fmt.Sprintf(format, args...)}
 }
 
 func newEntry(t Tool) (*entry, error) {
 	invalid := func(format string, args ...any) error {
-		return &Error{Code: CodeInvalidDefinition, Message: fmt.Sprintf("tool %q: ", t.Name) + fmt.Sprintf(format, args...)}
+		return invalidDefinition("tool %q: %s", t.Name, fmt.Sprintf(format, args...))
 	}
-	if t.Name == "" {
-		return nil, &Error{Code: CodeInvalidDefinition, Message: "tool name must not be empty"}
-	}
-	if t.Execute == nil {
+	switch {
+	case t.Name == "":
+		return nil, invalidDefinition("tool name must not be empty")
+	case t.Execute == nil:
 		return nil, invalid("Execute must not be nil")
+	case !t.Output.Schema.IsDefined() || t.Output.Render == nil:
+		return nil, invalid("must declare Output{Schema, Render} (registry.AnyOutput() accepts any JSON value)")
+	case t.Timeout < 0:
+		return nil, invalid("Timeout must not be negative, got %v", t.Timeout)
 	}
 	params, err := compileSchema(t.Name, "parameters", t.Parameters)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
-	output, err := compileSchema(t.Name, "output", t.Output)
+	output, err := compileSchema(t.Name, "output", t.Output.Schema)
 	if err != nil {
 		return nil, invalid("%v", err)
 	}
 	return &entry{tool: t, params: params, output: output}, nil
 }
 
-// Get returns the tool named name (the transport included).
-func (r *Registry) Get(name string) (Tool, bool) {
-	e := r.lookup(name)
+// Get returns the tool named name as scope sees it (nil: the global view): a scoped tool
+// shadows an inherited one, and a restricted-away tool is absent.
+func (r *Registry) Get(name string, scope *Scope) (Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e := r.resolve(name, scope)
 	if e == nil {
 		return Tool{}, false
 	}
 	return e.tool, true
 }
 
-func (r *Registry) lookup(name string) *entry {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	if r.transport != nil && name == ReservedName {
+// resolve finds the entry name resolves to in scope. Callers hold r.mu.
+func (r *Registry) resolve(name string, s *Scope) *entry {
+	if name == ReservedName {
 		return r.transport
 	}
-	return r.byName[name]
+	for ; s != nil; s = s.parent {
+		if e := s.own.byName[name]; e != nil {
+			return e // a scope's own registrations are exempt from its restrictions
+		}
+		if !s.allows(name) {
+			return nil
+		}
+	}
+	return r.global.byName[name]
 }
 
-// Schemas returns every visible tool's schema in registration order, the transport last.
-func (r *Registry) Schemas() []Schema {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	out := make([]Schema, 0, len(r.tools)+1)
-	for _, e := range r.tools {
-		out = append(out, e.schema())
-	}
+// visible returns the entries scope sees, in order: inherited tools in their order (a
+// shadowing registration takes the shadowed tool's place), then the scope's new names, then
+// the transport. Callers hold r.mu.
+func (r *Registry) visible(s *Scope) []*entry {
+	list := r.visibleTools(s)
 	if r.transport != nil {
-		out = append(out, r.transport.schema())
+		list = append(list, r.transport)
+	}
+	return list
+}
+
+func (r *Registry) visibleTools(s *Scope) []*entry {
+	if s == nil {
+		return append([]*entry(nil), r.global.order...)
+	}
+	inherited := r.visibleTools(s.parent)
+	out := inherited[:0]
+	for _, e := range inherited {
+		if own := s.own.byName[e.tool.Name]; own != nil {
+			out = append(out, own)
+		} else if s.allows(e.tool.Name) {
+			out = append(out, e)
+		}
+	}
+	for _, e := range s.own.order {
+		if !containsEntry(out, e) {
+			out = append(out, e)
+		}
 	}
 	return out
 }
 
-// SDKSchemas returns the schemas of the tools a Code Mode program may call: every visible tool
-// except the transport, in registration order.
-func (r *Registry) SDKSchemas() []Schema {
+func containsEntry(list []*entry, e *entry) bool {
+	for _, x := range list {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Schemas returns the model-facing projection of every tool scope sees (nil: the global view),
+// in order, the transport last. The values are immutable.
+func (r *Registry) Schemas(scope *Scope) []Schema {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	out := make([]Schema, 0, len(r.tools))
-	for _, e := range r.tools {
-		out = append(out, e.schema())
+	entries := r.visible(scope)
+	out := make([]Schema, len(entries))
+	for i, e := range entries {
+		out[i] = e.schema()
 	}
 	return out
 }
+
+// SDKSchemas returns the tools a Code Mode program running for scope may call, in order: every
+// visible tool except the transport, with its output schema.
+func (r *Registry) SDKSchemas(scope *Scope) []SDKSchema {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	entries := r.visibleTools(scope)
+	out := make([]SDKSchema, len(entries))
+	for i, e := range entries {
+		out[i] = SDKSchema{Schema: e.schema(), Output: e.tool.Output.Schema}
+	}
+	return out
+}
+
+// openObject is the parameter schema of a tool that declares none (an immutable value).
+var openObject = jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("object")})
 
 func (e *entry) schema() Schema {
 	params := e.tool.Parameters
 	if !params.IsDefined() {
-		params = jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("object")})
+		params = openObject
 	}
-	return Schema{Name: e.tool.Name, Description: e.tool.Description, Parameters: params, Output: e.tool.Output}
+	return Schema{Name: e.tool.Name, Description: e.tool.Description, Parameters: params}
 }
 
-// ExecutionMode reports whether call may overlap with other calls: "parallel" only when its
-// tool's classifier returns true for arguments that pass validation, else "exclusive".
+// ExecutionMode classifies call: Parallel only when the tool call.Scope resolves has a
+// classifier that returns true for arguments that pass validation; otherwise Exclusive
+// (unknown, restricted-away, unclassified, panicking or invalid).
 func (r *Registry) ExecutionMode(call Call) Mode {
-	e := r.lookup(call.Name)
+	r.mu.RLock()
+	e := r.resolve(call.Name, call.Scope)
+	r.mu.RUnlock()
 	if e == nil || e.tool.ConcurrencySafe == nil || !call.Arguments.IsDefined() {
 		return Exclusive
 	}
@@ -266,24 +465,22 @@ func (r *Registry) ExecutionMode(call Call) Mode {
 	return Exclusive
 }
 
-// Mode is a call's execution mode.
-type Mode string
-
-// The execution modes.
-const (
-	Parallel  Mode = "parallel"
-	Exclusive Mode = "exclusive"
-)
-
-// errorResult builds the failure Result for err.
-func errorResult(err *Error) Result {
-	return Result{IsError: true, Err: err, Content: []Content{TextContent("Error: " + err.Message)}}
+// OnChange registers fn to be called after the tools visible somewhere changed: a registration,
+// an unregistration, a restriction or its removal, the transport's installation. scope is the
+// layer that changed (nil: global). fn runs synchronously; a panic in it is contained. The
+// returned function removes fn.
+func (r *Registry) OnChange(fn func(scope *Scope)) (remove func()) {
+	return addHook(r, &r.changes, fn)
 }
 
-// ErrorResult returns the failure Result for err, normalized as the pipeline does.
-func ErrorResult(err error) Result {
-	if err == nil {
-		err = errors.New("unknown failure")
+func (r *Registry) changed(s *Scope) {
+	r.mu.RLock()
+	hooks := snapshot(r.changes)
+	r.mu.RUnlock()
+	for _, h := range hooks {
+		func() {
+			defer func() { _ = recover() }()
+			h(s)
+		}()
 	}
-	return errorResult(asError(err))
 }

@@ -15,7 +15,7 @@ func echoTool() registry.Tool {
 		Name:        "echo",
 		Description: "Echo a value.",
 		Parameters:  jsonv.MustParse(`{"type":"object","properties":{"value":{"type":"string"},"n":{"type":"integer","minimum":0}},"required":["value"]}`),
-		Output:      jsonv.MustParse(`{"type":"string"}`),
+		Output:      registry.OutputOf(jsonv.MustParse(`{"type":"string"}`)),
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			return jsonv.StringValue("echo:" + inv.Arguments.Lookup("value").AsString()), nil
 		},
@@ -26,7 +26,7 @@ func echoTool() registry.Tool {
 func newRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
 	t.Helper()
 	reg := registry.New()
-	if err := reg.Register(tools...); err != nil {
+	if _, err := reg.Register(tools...); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -41,19 +41,19 @@ func TestExecuteRunsTheBodyAndRendersTheValue(t *testing.T) {
 }
 
 func TestExecuteFailures(t *testing.T) {
-	failing := registry.Tool{Name: "fail", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	failing := registry.Tool{Name: "fail", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.Value{}, errors.New("deliberate failure")
 	}}
-	coded := registry.Tool{Name: "coded", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	coded := registry.Tool{Name: "coded", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.Value{}, registry.NewError(registry.CodeUnknownTool, "X", "expected failure")
 	}}
-	panicking := registry.Tool{Name: "panic", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	panicking := registry.Tool{Name: "panic", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		panic("kaboom")
 	}}
-	wrongOutput := registry.Tool{Name: "wrong", Output: jsonv.MustParse(`{"type":"string"}`), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	wrongOutput := registry.Tool{Name: "wrong", Output: registry.OutputOf(jsonv.MustParse(`{"type":"string"}`)), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.Int(1), nil
 	}}
-	noValue := registry.Tool{Name: "novalue", Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	noValue := registry.Tool{Name: "novalue", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.Value{}, nil
 	}}
 	reg := newRegistry(t, echoTool(), failing, coded, panicking, wrongOutput, noValue)
@@ -97,7 +97,7 @@ func TestExecuteFailures(t *testing.T) {
 
 func TestCancellation(t *testing.T) {
 	started := make(chan struct{})
-	slow := registry.Tool{Name: "slow", Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
+	slow := registry.Tool{Name: "slow", Output: registry.AnyOutput(), Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
 		close(started)
 		<-ctx.Done()
 		return jsonv.StringValue("finished anyway"), nil
@@ -121,7 +121,7 @@ func TestCancellation(t *testing.T) {
 
 func TestInvocationCarriesIdentityAndTokens(t *testing.T) {
 	var got registry.Invocation
-	probe := registry.Tool{Name: "probe", Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+	probe := registry.Tool{Name: "probe", Output: registry.AnyOutput(), Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 		got = *inv
 		return jsonv.NullValue(), nil
 	}}
@@ -146,13 +146,16 @@ func TestRegisterRejectsInvalidDefinitions(t *testing.T) {
 	}{
 		{registry.Tool{Name: "", Execute: exec}, "tool name must not be empty"},
 		{registry.Tool{Name: "x"}, `tool "x": Execute must not be nil`},
-		{registry.Tool{Name: "run_code", Execute: exec}, `reserved`},
-		{registry.Tool{Name: "echo", Execute: exec}, `tool "echo" is already registered`},
-		{registry.Tool{Name: "bad", Execute: exec, Parameters: jsonv.MustParse(`{"type":"strin"}`)}, `tool "bad": parameters schema`},
-		{registry.Tool{Name: "bad2", Execute: exec, Output: jsonv.MustParse(`[1]`)}, `tool "bad2": output schema must be a JSON object or boolean`},
+		{registry.Tool{Name: "run_code", Output: registry.AnyOutput(), Execute: exec}, `reserved`},
+		{registry.Tool{Name: "echo", Output: registry.AnyOutput(), Execute: exec}, `tool "echo" is already registered in this registry`},
+		{registry.Tool{Name: "bad", Output: registry.AnyOutput(), Execute: exec, Parameters: jsonv.MustParse(`{"type":"strin"}`)}, `tool "bad": parameters schema`},
+		{registry.Tool{Name: "bad2", Execute: exec, Output: registry.OutputOf(jsonv.MustParse(`[1]`))}, `tool "bad2": output schema must be a JSON object or boolean`},
+		{registry.Tool{Name: "noout", Execute: exec}, `tool "noout": must declare Output{Schema, Render}`},
+		{registry.Tool{Name: "norender", Execute: exec, Output: registry.Output{Schema: jsonv.MustParse(`{}`)}}, `tool "norender": must declare Output{Schema, Render}`},
+		{registry.Tool{Name: "negative", Execute: exec, Output: registry.AnyOutput(), Timeout: -1}, `tool "negative": Timeout must not be negative`},
 	}
 	for _, c := range cases {
-		err := reg.Register(c.tool)
+		_, err := reg.Register(c.tool)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Register(%q) = %v, want it to mention %q", c.tool.Name, err, c.want)
 		}
@@ -164,29 +167,29 @@ func TestRegisterRejectsInvalidDefinitions(t *testing.T) {
 
 func TestSchemasListsToolsInOrderWithTheTransportLast(t *testing.T) {
 	exec := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
-	reg := newRegistry(t, registry.Tool{Name: "b", Execute: exec}, registry.Tool{Name: "a", Execute: exec})
-	if err := reg.InstallTransport(registry.Tool{Name: registry.ReservedName, Execute: exec}); err != nil {
+	reg := newRegistry(t, registry.Tool{Name: "b", Output: registry.AnyOutput(), Execute: exec}, registry.Tool{Name: "a", Output: registry.AnyOutput(), Execute: exec})
+	if err := reg.InstallTransport(registry.Tool{Name: registry.ReservedName, Output: registry.AnyOutput(), Execute: exec}); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, s := range reg.Schemas() {
+	for _, s := range reg.Schemas(nil) {
 		names = append(names, s.Name)
 	}
 	if strings.Join(names, ",") != "b,a,run_code" {
 		t.Fatalf("Schemas order = %v", names)
 	}
-	if n := len(reg.SDKSchemas()); n != 2 {
+	if n := len(reg.SDKSchemas(nil)); n != 2 {
 		t.Fatalf("SDKSchemas has %d tools", n)
 	}
-	if got := reg.Schemas()[0].Parameters.String(); got != `{"type":"object"}` {
+	if got := reg.Schemas(nil)[0].Parameters.String(); got != `{"type":"object"}` {
 		t.Fatalf("default parameters = %s", got)
 	}
 }
 
 func TestExecutionMode(t *testing.T) {
 	exec := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
-	panicky := registry.Tool{Name: "panicky", Execute: exec, ConcurrencySafe: func(jsonv.Value) bool { panic("no") }}
-	unsafe := registry.Tool{Name: "unsafe", Execute: exec}
+	panicky := registry.Tool{Name: "panicky", Output: registry.AnyOutput(), Execute: exec, ConcurrencySafe: func(jsonv.Value) bool { panic("no") }}
+	unsafe := registry.Tool{Name: "unsafe", Output: registry.AnyOutput(), Execute: exec}
 	reg := newRegistry(t, echoTool(), panicky, unsafe)
 	cases := []struct {
 		name, args string
@@ -207,11 +210,44 @@ func TestExecutionMode(t *testing.T) {
 
 func BenchmarkRegistryExecute(b *testing.B) {
 	reg := registry.New()
-	if err := reg.Register(echoTool()); err != nil {
+	if _, err := reg.Register(echoTool()); err != nil {
 		b.Fatal(err)
 	}
 	call := registry.Call{CallID: "c", Name: "echo", Arguments: jsonv.MustParse(`{"value":"x"}`)}
 	ctx := context.Background()
+	for b.Loop() {
+		if res := reg.Execute(ctx, call); res.IsError {
+			b.Fatal(res.Err)
+		}
+	}
+}
+
+// benchArgs and benchOut are a small typed tool's input and output.
+type benchArgs struct {
+	Value string `json:"value"`
+	N     int    `json:"n,omitempty" minimum:"0"`
+}
+
+type benchOut struct {
+	Echo string `json:"echo"`
+}
+
+// BenchmarkExecuteTyped is one native Execute of a small typed tool: argument validation,
+// decoding into the Go type, the body, conversion and output validation, rendering.
+func BenchmarkExecuteTyped(b *testing.B) {
+	tool := registry.MustDefine(registry.TypedTool[benchArgs, benchOut]{
+		Name: "echo",
+		Execute: func(_ context.Context, _ *registry.Invocation, in benchArgs) (benchOut, error) {
+			return benchOut{Echo: in.Value}, nil
+		},
+	})
+	reg := registry.New()
+	if _, err := reg.Register(tool); err != nil {
+		b.Fatal(err)
+	}
+	call := registry.Call{CallID: "c", Name: "echo", Arguments: jsonv.MustParse(`{"value":"x","n":1}`)}
+	ctx := context.Background()
+	b.ReportAllocs()
 	for b.Loop() {
 		if res := reg.Execute(ctx, call); res.IsError {
 			b.Fatal(res.Err)

@@ -101,6 +101,14 @@ func describeViolation(p *message.Printer, e *jsonschema.ValidationError, rootLa
 	case *kind.Type:
 		want := strings.Join(k.Want, " or ")
 		return quotePath(path, rootLabel) + " must be " + article(want) + want + ", got " + k.Got
+	case *kind.Enum:
+		if want, err := jsonv.FromGo(k.Want); err == nil {
+			return quotePath(path, rootLabel) + " must be one of " + want.String()
+		}
+	case *kind.Const:
+		if want, err := jsonv.FromGo(k.Want); err == nil {
+			return quotePath(path, rootLabel) + " must be " + want.String()
+		}
 	case *kind.AdditionalProperties:
 		msgs := make([]string, len(k.Properties))
 		for i, prop := range k.Properties {

@@ -304,7 +304,7 @@ const tscProgram = `async function main(): Promise<void> {
   const s: number | string = await tools.shape({ shape: { kind: "circle", r: 1 } });
   await tools.shape({ shape: { kind: "square", side: 2 } });
 
-  const m = await tools.$meta({ labels: { a: "b" }, ref: 1, note: null, both: { a: "x", b: 2 }, grid: [[1, null]] });
+  const m = await tools.$meta({ labels: { a: "b" }, ref: "x", note: null, both: { a: "x", b: 2 }, grid: [[1, null]] });
   const w: boolean = m["weird key"];
   const deepX: 1 = m.nested.deep.x[0];
   const h: (1 | "two" | true)[] = await tools["héllo"]({});

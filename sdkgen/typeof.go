@@ -3,38 +3,72 @@ package sdkgen
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // maxDepth is the deepest schema nesting rendered; a node nested deeper renders unknown. It is
-// twice the 5,000 levels the upstream generator is required to render, and it bounds the work a
-// hostile schema can cause.
-const maxDepth = 10000
+// four times the 5,000 levels the upstream generator is required to render (a chain of 5,000
+// definitions, each a union with a reference to the next, is 10,000 nodes deep), and it bounds
+// the recursion a hostile schema can cause. References count: the body of a referenced schema
+// is one level deeper than the reference.
+const maxDepth = 20000
+
+// maxInline bounds how many references TypeOf expands in place, so that a schema whose
+// definitions reference each other several times cannot make the text grow exponentially.
+const maxInline = 256
 
 // TypeOf renders one JSON Schema as TypeScript type text at indentation level indent (two spaces
 // per level; it matters only for multi-line object literals, whose members are written one level
 // deeper and whose closing brace is written at indent).
 //
 // The mapping follows the upstream Code Mode generator for its schema subset (type, oneOf,
-// properties, required, additionalProperties, items, enum, const) and extends it: anyOf (a union),
-// allOf (an intersection), type arrays, OpenAPI nullable, additionalProperties schemas, and a
-// const or enum of any JSON value. Annotation and validation keywords it does not render (title,
-// default, format, pattern, minimum, …) are ignored. A node using a keyword whose meaning a
-// TypeScript type cannot carry ($ref, not, if/then/else, schema dependencies) renders unknown; only
-// that node, never its parents or siblings. The schema true (or any non-object value) renders
-// JsonValue and false renders never. Nodes nested more than 10,000 levels deep render unknown.
-// TypeOf never panics.
+// properties, required, additionalProperties, items, enum, const) and extends it: anyOf (a
+// union), allOf (an intersection), type arrays, OpenAPI nullable, tuples (prefixItems, or
+// draft-07 array-form items, with the rest of the elements from items or additionalItems and
+// elements past minItems optional), additionalProperties schemas and patternProperties (index
+// signatures), a const or enum of any JSON value, and local references ($ref to "#", to
+// "#/$defs/…", "#/definitions/…" or any other JSON pointer into schema). Properties carry their
+// description and their annotations (default, format, bounds, pattern, deprecated, examples) as
+// JSDoc.
+//
+// TypeOf has no place to declare named types, so it writes a referenced schema in place; a
+// reference to a schema it is already expanding (recursion) renders unknown, as does one past
+// the first 256 expansions. Declarations names referenced schemas instead, and so renders
+// recursive schemas in full.
+//
+// A node using a keyword whose meaning a TypeScript type cannot carry (not, if/then/else, schema
+// dependencies, $dynamicRef, a reference that does not resolve inside schema) renders unknown;
+// only that node, never its parents or siblings. The schema true (or any non-object value)
+// renders JsonValue and false renders never. Nodes nested more than 20,000 levels deep render
+// unknown. TypeOf never panics.
 func TypeOf(schema jsonv.Value, indent int) string {
-	var g gen
+	g := gen{root: schema, inline: []string{""}, budget: maxInline}
 	g.render(schema, max(indent, 0), 0)
 	return string(g.buf)
 }
 
 // gen accumulates TypeScript text. Every node is written in place, so a parent never copies its
 // children's text (nested objects would otherwise cost the cube of their depth).
-type gen struct{ buf []byte }
+type gen struct {
+	buf []byte
+	// root is the schema document references resolve against.
+	root jsonv.Value
+	// sc names referenced schemas (Declarations); nil means references are expanded in place
+	// (TypeOf).
+	sc  *scope
+	doc int // the document of sc being rendered (docArgs or docOutput)
+	// exposed lists the aliases whose body is being written at its top level: not inside an
+	// object member, array element or tuple element. A reference to one of them here would make
+	// a type alias circular, which TypeScript rejects.
+	exposed []*alias
+	// inline is the stack of JSON pointers being expanded in place (TypeOf); budget is how many
+	// more expansions are allowed.
+	inline []string
+	budget int
+}
 
 // prec is the operator precedence of a written type's top level, so a caller knows when the
 // text needs parentheses.
@@ -55,6 +89,10 @@ type meta struct {
 	// top reports that the type admits every JSON value (JsonValue, unknown, or a union with
 	// such a member): an intersection can leave it out.
 	top bool
+	// loose reports that the type may not be assignable to JsonValue: it contains unknown or an
+	// optional tuple element (whose type includes undefined). An index signature of JsonValue
+	// cannot then cover it.
+	loose bool
 }
 
 func (g *gen) str(s string) { g.buf = append(g.buf, s...) }
@@ -72,8 +110,16 @@ func (g *gen) pad(ind int) {
 }
 
 func (g *gen) jsonValue() meta { g.str("JsonValue"); return meta{null: true, top: true} }
-func (g *gen) unknown() meta   { g.str("unknown"); return meta{null: true, top: true} }
+func (g *gen) unknown() meta   { g.str("unknown"); return meta{null: true, top: true, loose: true} }
 func (g *gen) never() meta     { g.str("never"); return meta{} }
+
+// nested starts writing a member, element or index signature type: a place where a reference
+// to an alias being defined is allowed. It returns what to restore to g.exposed afterwards.
+func (g *gen) nested() []*alias {
+	saved := g.exposed
+	g.exposed = nil
+	return saved
+}
 
 // render writes the type of schema s at indentation level ind; depth counts the schema nodes
 // above s.
@@ -93,9 +139,14 @@ func (g *gen) render(s jsonv.Value, ind, depth int) meta {
 	}
 	depth++
 
-	// The node's type is the intersection of what it says itself and of its combinators.
+	// The node's type is the intersection of its reference, what it says itself and its
+	// combinators.
 	var x intersection
 	x.start = len(g.buf)
+	if ref, ok := refOf(s); ok {
+		p := x.begin(g)
+		x.end(g, p, g.ref(ref, ind, depth), true)
+	}
 	p := x.begin(g)
 	m, ok := g.own(s, ind, depth)
 	x.end(g, p, m, ok)
@@ -115,7 +166,7 @@ func (g *gen) render(s jsonv.Value, ind, depth int) meta {
 
 	if s.Lookup("nullable").AsBool() && !m.null {
 		g.str(" | null")
-		m = meta{prec: precUnion, null: true}
+		m = meta{prec: precUnion, null: true, loose: m.loose}
 	}
 	return m
 }
@@ -165,7 +216,7 @@ func (x *intersection) end(g *gen, p int, m meta, ok bool) {
 			g.str(")")
 		}
 		x.kept++
-		x.m = meta{prec: precInter, null: x.m.null && m.null}
+		x.m = meta{prec: precInter, null: x.m.null && m.null, loose: x.m.loose || m.loose}
 	}
 }
 
@@ -180,7 +231,7 @@ func (x *intersection) result(g *gen) meta {
 // opaque reports whether a schema node uses a keyword that no TypeScript type can carry here, so
 // the node renders unknown.
 func opaque(s jsonv.Value) bool {
-	for _, k := range [...]string{"$ref", "$dynamicRef", "$recursiveRef", "not", "dependentSchemas"} {
+	for _, k := range [...]string{"$dynamicRef", "not", "dependentSchemas"} {
 		if _, ok := s.Get(k); ok {
 			return true
 		}
@@ -247,7 +298,7 @@ func (g *gen) own(s jsonv.Value, ind, depth int) (m meta, ok bool) {
 			}
 			seen = append(seen, name)
 			tm := g.typeName(name, s, ind, depth)
-			m.null, m.top = m.null || tm.null, m.top || tm.top
+			m.null, m.top, m.loose = m.null || tm.null, m.top || tm.top, m.loose || tm.loose
 			if len(seen) == 1 {
 				m.prec = tm.prec
 			} else {
@@ -258,12 +309,12 @@ func (g *gen) own(s jsonv.Value, ind, depth int) (m meta, ok bool) {
 			return m, true
 		}
 	}
-	for _, k := range [...]string{"properties", "additionalProperties"} {
+	for _, k := range [...]string{"properties", "additionalProperties", "patternProperties"} {
 		if _, ok := s.Get(k); ok {
 			return g.object(s, ind, depth), true
 		}
 	}
-	for _, k := range [...]string{"items", "prefixItems"} {
+	for _, k := range [...]string{"items", "prefixItems", "additionalItems"} {
 		if _, ok := s.Get(k); ok {
 			return g.array(s, ind, depth), true
 		}
@@ -299,60 +350,224 @@ func (g *gen) typeName(name string, s jsonv.Value, ind, depth int) meta {
 }
 
 // object writes an object node: a multi-line literal of its properties (members at ind+1,
-// closing brace at ind), or a Record when it declares none.
+// closing brace at ind), or a Record or index signature when it declares none.
+//
+// Keys beyond the listed properties are typed by additionalProperties: absent or true leaves
+// the object open (upstream's "& Record<string, JsonValue>"), false closes it, and a schema
+// becomes an index signature. patternProperties add their schemas to the index signature (a
+// TypeScript key type cannot say which keys match a pattern). TypeScript requires every
+// property to be assignable to the index signature; when that cannot be shown, the index
+// signature is JsonValue (or unknown when a property is not plain JSON either).
 func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 	var props []jsonv.Member
 	if p := s.Lookup("properties"); p.Kind() == jsonv.Object {
 		props = p.Members()
 	}
-	ap := s.Lookup("additionalProperties")
-	closed := ap.Kind() == jsonv.Bool && !ap.AsBool()
-	if s.Lookup("patternProperties").Len() > 0 {
-		// Keys matching a pattern are allowed beyond the listed properties; a Record cannot
-		// say which, so the object is rendered open.
-		closed, ap = false, jsonv.Value{}
+	var extras []jsonv.Value
+	if pp := s.Lookup("patternProperties"); pp.Kind() == jsonv.Object {
+		for _, m := range pp.Members() {
+			extras = append(extras, m.Value)
+		}
 	}
+	ap, hasAP := s.Get("additionalProperties")
+	open := !hasAP
+	switch ap.Kind() {
+	case jsonv.Bool:
+		open = ap.AsBool()
+	case jsonv.Object:
+		extras = append(extras, ap)
+	default:
+		open = true
+	}
+	closed := !open && len(extras) == 0
 
 	if len(props) == 0 {
-		g.str("Record<string, ")
-		switch start := len(g.buf); {
+		switch {
 		case closed:
-			g.str("never")
-		case ap.Kind() == jsonv.Object:
-			if g.render(ap, ind, depth).top {
-				g.buf = g.buf[:start]
-				g.str("JsonValue")
-			}
+			g.str("Record<string, never>")
+		case open:
+			g.str("Record<string, JsonValue>")
 		default:
-			g.str("JsonValue")
+			start := len(g.buf)
+			g.str("{ [key: string]: ")
+			m := g.indexType(extras, ind, depth)
+			if m.top {
+				g.buf = g.buf[:start]
+				g.str("Record<string, JsonValue>")
+				return meta{}
+			}
+			g.str(" }")
+			return meta{loose: m.loose}
 		}
-		g.str(">")
 		return meta{}
 	}
+
 	required := s.Lookup("required")
+	type member struct {
+		text     [2]int // where its type text is
+		optional bool
+		m        meta
+	}
+	var members []member // kept only for an index signature to check
+	index := !open && !closed
+	var out meta
 	g.str("{\n")
+	saved := g.nested()
 	for _, p := range props {
-		if d := p.Value.Lookup("description"); d.Kind() == jsonv.String {
-			g.jsdoc(ind+1, d.AsString())
-		}
+		g.docComment(ind+1, p.Value)
 		g.pad(ind + 1)
 		g.key(p.Key)
+		var mb member
 		if !isRequired(required, p.Key) {
+			mb.optional = true
 			g.str("?")
 		}
 		g.str(": ")
-		g.render(p.Value, ind+1, depth)
+		mb.text[0] = len(g.buf)
+		mb.m = g.render(p.Value, ind+1, depth)
+		mb.text[1] = len(g.buf)
+		out.loose = out.loose || mb.m.loose
+		if index {
+			members = append(members, mb)
+		}
 		g.str(";\n")
 	}
+	if index {
+		line := len(g.buf)
+		g.pad(ind + 1)
+		g.str("[key: string]: ")
+		start := len(g.buf)
+		m := g.indexType(extras, ind+1, depth)
+		if m.top {
+			g.buf = g.buf[:line] // any JSON beyond the properties: the object is open
+			open = true
+		} else {
+			x := string(g.buf[start:])
+			optional, covered, loose := false, true, false
+			for _, mb := range members {
+				optional = optional || mb.optional
+				loose = loose || mb.m.loose
+				covered = covered && covers(x, string(g.buf[mb.text[0]:mb.text[1]]))
+			}
+			switch {
+			case covered:
+			case loose:
+				g.buf = append(g.buf[:start], "unknown"...)
+				optional = false // unknown includes undefined
+			default:
+				g.buf = append(g.buf[:start], "JsonValue"...)
+			}
+			if optional {
+				g.str(" | undefined") // an optional property's type includes undefined
+			}
+			g.str(";\n")
+			out.loose = out.loose || m.loose
+		}
+	}
+	g.exposed = saved
 	g.pad(ind)
 	g.str("}")
-	if closed {
-		return meta{}
+	if !open {
+		return out
 	}
 	// A Record of a narrower value type would clash with the listed properties' types in an
-	// intersection, so extras of a schema are typed as JSON here.
+	// intersection, so extras are typed as JSON here.
 	g.str(" & Record<string, JsonValue>")
-	return meta{prec: precInter}
+	out.prec = precInter
+	return out
+}
+
+// indexType writes the value type of an index signature: the union of schemas. A schema that
+// admits any JSON value makes the result top.
+func (g *gen) indexType(schemas []jsonv.Value, ind, depth int) meta {
+	saved := g.nested()
+	defer func() { g.exposed = saved }()
+	var m meta
+	for i, sc := range schemas {
+		if i > 0 {
+			g.str(" | ")
+		}
+		sm := g.render(sc, ind, depth)
+		m.null, m.top, m.loose = m.null || sm.null, m.top || sm.top, m.loose || sm.loose
+	}
+	if len(schemas) > 1 {
+		m.prec = precUnion
+	}
+	return m
+}
+
+// covers reports whether type text p is evidently assignable to type text x: the same text,
+// never, or a union of names and literals each of which x lists itself or by its primitive type.
+// It errs on the side of false.
+func covers(x, p string) bool {
+	if p == x || p == "never" {
+		return true
+	}
+	xs, ok := unionMembers(x)
+	if !ok {
+		return false
+	}
+	ps, ok := unionMembers(p)
+	if !ok {
+		return false
+	}
+	for _, m := range ps {
+		if slices.Contains(xs, m) || m == "never" {
+			continue
+		}
+		var base string
+		switch c := m[0]; {
+		case c == '"':
+			base = "string"
+		case c == '-' || c >= '0' && c <= '9':
+			base = "number"
+		case m == "true" || m == "false":
+			base = "boolean"
+		}
+		if base == "" || !slices.Contains(xs, base) {
+			return false
+		}
+	}
+	return true
+}
+
+// unionMembers splits the text of a union of single-token types (names and literals) into its
+// members; ok is false for any other text.
+func unionMembers(t string) (members []string, ok bool) {
+	for t != "" {
+		var m string
+		if t[0] == '"' {
+			i := 1
+			for i < len(t) && t[i] != '"' {
+				if t[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i >= len(t) {
+				return nil, false
+			}
+			m, t = t[:i+1], t[i+1:]
+		} else {
+			i := strings.IndexByte(t, ' ')
+			if i < 0 {
+				i = len(t)
+			}
+			m, t = t[:i], t[i:]
+			if m == "" || strings.ContainsAny(m, "{}()[]&|,:;<>\n") {
+				return nil, false
+			}
+		}
+		members = append(members, m)
+		if t == "" {
+			break
+		}
+		if !strings.HasPrefix(t, " | ") {
+			return nil, false
+		}
+		t = t[3:]
+	}
+	return members, len(members) > 0
 }
 
 // isRequired reports whether the required array lists key.
@@ -365,25 +580,103 @@ func isRequired(required jsonv.Value, key string) bool {
 	return false
 }
 
-// array writes an array node as T[]. Tuples (prefixItems, or draft-07 array-form items) are
-// written JsonValue[].
+// array writes an array node: T[], or a tuple. A tuple is prefixItems (2020-12) with the rest
+// of the elements typed by items, or draft-07 array-form items with the rest typed by
+// additionalItems; an absent rest schema allows any JSON values, false none. Elements at
+// positions from minItems on are optional, and maxItems cuts the tuple short.
 func (g *gen) array(s jsonv.Value, ind, depth int) meta {
-	items, ok := s.Get("items")
-	_, tuple := s.Get("prefixItems")
-	if k := items.Kind(); tuple || !ok || k != jsonv.Object && k != jsonv.Bool {
-		g.str("JsonValue[]")
-		return meta{}
+	items, hasItems := s.Get("items")
+	prefix := s.Lookup("prefixItems")
+	var rest jsonv.Value
+	switch {
+	case prefix.Kind() == jsonv.Array:
+		if items.Kind() != jsonv.Array {
+			rest = items
+		}
+	case items.Kind() == jsonv.Array:
+		prefix, rest = items, s.Lookup("additionalItems")
+	default:
+		if k := items.Kind(); !hasItems || k != jsonv.Object && k != jsonv.Bool {
+			g.str("JsonValue[]")
+			return meta{}
+		}
+		return g.arrayOf(items, ind, depth)
 	}
+
+	elems := prefix.Items()
+	closed := rest.Kind() == jsonv.Bool && !rest.AsBool()
+	if mx, ok := bound(s, "maxItems"); ok && mx <= len(elems) {
+		elems, closed = elems[:mx], true
+	}
+	if k := rest.Kind(); k != jsonv.Object && k != jsonv.Bool {
+		rest = jsonv.BoolValue(true)
+	}
+	if len(elems) == 0 {
+		if closed {
+			g.str("[]")
+			return meta{}
+		}
+		return g.arrayOf(rest, ind, depth)
+	}
+	minItems, _ := bound(s, "minItems")
+	var out meta
+	saved := g.nested()
+	defer func() { g.exposed = saved }()
+	g.str("[")
+	for i, e := range elems {
+		if i > 0 {
+			g.str(", ")
+		}
+		start := len(g.buf)
+		m := g.render(e, ind, depth)
+		out.loose = out.loose || m.loose
+		if i >= minItems {
+			if m.prec != precAtom {
+				g.insert(start, "(")
+				g.str(")")
+			}
+			g.str("?")
+			out.loose = true // the element's type includes undefined
+		}
+	}
+	if !closed {
+		g.str(", ...")
+		out.loose = g.arrayOf(rest, ind, depth).loose || out.loose
+	}
+	g.str("]")
+	return out
+}
+
+// arrayOf writes items[]. As upstream, the item text is parenthesized when | or & occurs
+// anywhere in it, even where it would not be needed (inside a nested member or a JSDoc line).
+func (g *gen) arrayOf(items jsonv.Value, ind, depth int) meta {
+	saved := g.nested()
+	defer func() { g.exposed = saved }()
 	start := len(g.buf)
-	g.render(items, ind, depth)
-	// As upstream: parenthesize when | or & occurs anywhere in the item text, even where it
-	// would not be needed (inside a nested member or a JSDoc line).
+	m := g.render(items, ind, depth)
 	if bytes.ContainsAny(g.buf[start:], "|&") {
 		g.insert(start, "(")
 		g.str(")")
 	}
 	g.str("[]")
-	return meta{}
+	return meta{loose: m.loose}
+}
+
+// bound returns a non-negative integer keyword of s (minItems, maxItems, …), capped so that
+// it can index a slice; ok is false when s has no such number.
+func bound(s jsonv.Value, key string) (n int, ok bool) {
+	v := s.Lookup(key)
+	if v.Kind() != jsonv.Number {
+		return 0, false
+	}
+	f := v.AsNumber()
+	switch {
+	case f < 0:
+		return 0, true
+	case f > 1<<30:
+		return 1 << 30, true
+	}
+	return int(f), true
 }
 
 // union writes oneOf/anyOf branches as a union. Intersections need no parentheses inside it: &
@@ -402,7 +695,7 @@ func (g *gen) union(branches jsonv.Value, ind, depth int) meta {
 		if n == 1 {
 			return bm
 		}
-		m.null, m.top = m.null || bm.null, m.top || bm.top
+		m.null, m.top, m.loose = m.null || bm.null, m.top || bm.top, m.loose || bm.loose
 	}
 	m.prec = precUnion
 	return m

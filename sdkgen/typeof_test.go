@@ -65,8 +65,8 @@ func TestTypeOf(t *testing.T) {
 			"({\n  /** this | that */\n  a?: string;\n})[]"},
 		{"array items true", `{"type":"array","items":true}`, 0, "JsonValue[]"},
 		{"array items false", `{"type":"array","items":false}`, 0, "never[]"},
-		{"tuple items (draft-07)", `{"type":"array","items":[{"type":"string"},{"type":"number"}]}`, 0, "JsonValue[]"},
-		{"prefixItems", `{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"number"}}`, 0, "JsonValue[]"},
+		{"tuple items (draft-07)", `{"type":"array","items":[{"type":"string"},{"type":"number"}]}`, 0, "[string?, number?, ...JsonValue[]]"},
+		{"prefixItems", `{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"number"}}`, 0, "[string?, ...number[]]"},
 		{"items infer array", `{"items":{"type":"string"}}`, 0, "string[]"},
 
 		// Objects.
@@ -74,8 +74,8 @@ func TestTypeOf(t *testing.T) {
 		{"object empty properties", `{"type":"object","properties":{}}`, 0, "Record<string, JsonValue>"},
 		{"object additionalProperties true", `{"type":"object","additionalProperties":true}`, 0, "Record<string, JsonValue>"},
 		{"object additionalProperties false", `{"type":"object","properties":{},"additionalProperties":false}`, 0, "Record<string, never>"},
-		{"object additionalProperties schema", `{"type":"object","additionalProperties":{"type":"integer"}}`, 0, "Record<string, number>"},
-		{"object additionalProperties union", `{"type":"object","additionalProperties":{"type":["string","null"]}}`, 0, "Record<string, string | null>"},
+		{"object additionalProperties schema", `{"type":"object","additionalProperties":{"type":"integer"}}`, 0, "{ [key: string]: number }"},
+		{"object additionalProperties union", `{"type":"object","additionalProperties":{"type":["string","null"]}}`, 0, "{ [key: string]: string | null }"},
 		{"object additionalProperties {}", `{"type":"object","additionalProperties":{}}`, 0, "Record<string, JsonValue>"},
 		{"object additionalProperties false schema", `{"type":"object","additionalProperties":false}`, 0, "Record<string, never>"},
 		{"object open with properties", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"number"}},"required":["a"]}`, 0,
@@ -85,7 +85,7 @@ func TestTypeOf(t *testing.T) {
 		{"object closed", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`, 0,
 			"{\n  a: string;\n}"},
 		{"object additionalProperties schema with properties", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"number"}}`, 0,
-			"{\n  a?: string;\n} & Record<string, JsonValue>"},
+			"{\n  a?: string;\n  [key: string]: JsonValue | undefined;\n}"},
 		{"object patternProperties opens", `{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{}},"additionalProperties":false}`, 0,
 			"{\n  a?: string;\n} & Record<string, JsonValue>"},
 		{"object indent 2", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`, 2,
@@ -101,7 +101,7 @@ func TestTypeOf(t *testing.T) {
 		{"property false", `{"type":"object","properties":{"a":false},"additionalProperties":false}`, 0, "{\n  a?: never;\n}"},
 		{"properties infer object", `{"properties":{"a":{"type":"string"}},"required":["a"]}`, 0,
 			"{\n  a: string;\n} & Record<string, JsonValue>"},
-		{"additionalProperties infers object", `{"additionalProperties":{"type":"boolean"}}`, 0, "Record<string, boolean>"},
+		{"additionalProperties infers object", `{"additionalProperties":{"type":"boolean"}}`, 0, "{ [key: string]: boolean }"},
 
 		// Property keys.
 		{"key quoting", `{"type":"object","properties":{"plain":{},"_u":{},"$d":{},"a1":{},"delete":{},"a-b":{},"1x":{},"":{},"héllo":{},"q\"k":{},"sp ace":{}},"additionalProperties":false}`, 0,
@@ -132,7 +132,7 @@ func TestTypeOf(t *testing.T) {
 		{"allOf", `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false},{"type":"object","properties":{"b":{"type":"number"}},"additionalProperties":false}]}`, 0,
 			"{\n  a?: string;\n} & {\n  b?: number;\n}"},
 		{"allOf with union parenthesized", `{"allOf":[{"type":"object","additionalProperties":{"type":"string"}},{"anyOf":[{"type":"object","properties":{"x":{"const":1}},"additionalProperties":false},{"type":"object","properties":{"y":{"const":2}},"additionalProperties":false}]}]}`, 0,
-			"Record<string, string> & ({\n  x?: 1;\n} | {\n  y?: 2;\n})"},
+			"{ [key: string]: string } & ({\n  x?: 1;\n} | {\n  y?: 2;\n})"},
 		{"allOf drops any-JSON branches", `{"allOf":[{},{"type":"string"},true,{"description":"x"}]}`, 0, "string"},
 		{"allOf single", `{"allOf":[{"type":"boolean"}]}`, 0, "boolean"},
 		{"type beside oneOf of required-only branches", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false,"oneOf":[{"required":["a"]},{"required":["b"]}]}`, 0,
@@ -165,7 +165,7 @@ func TestTypeOf(t *testing.T) {
 
 		// Inexpressible keywords: unknown for the node only.
 		{"$ref", `{"$ref":"#/$defs/x"}`, 0, "unknown"},
-		{"$ref with siblings", `{"$ref":"#/$defs/x","type":"string"}`, 0, "unknown"},
+		{"$ref with siblings", `{"$ref":"#/$defs/x","type":"string"}`, 0, "string"},
 		{"not", `{"type":"string","not":{"const":""}}`, 0, "unknown"},
 		{"if then", `{"if":{"type":"string"},"then":{"minLength":1}}`, 0, "unknown"},
 		{"if else", `{"if":{"type":"string"},"else":{"type":"number"}}`, 0, "unknown"},
@@ -303,8 +303,15 @@ func FuzzTypeOf(f *testing.F) {
 		if TypeOf(v, 0) == "" {
 			t.Fatalf("TypeOf(%s) is empty", text)
 		}
-		if !strings.HasSuffix(Declarations([]Tool{{Name: text, Description: text, Parameters: v, Output: v}}), "}") {
+		tools := []Tool{{Name: text, Description: text, Parameters: v, Output: v}}
+		if !strings.HasSuffix(Declarations(tools), "}") {
 			t.Fatal("Declarations lost its tail")
+		}
+		if d, ok := Describe(tools, text); !ok || !strings.HasSuffix(d, "}") {
+			t.Fatal("Describe lost the tool")
+		}
+		if !strings.Contains(CompactSection(tools), "\n- ") || len(Search(tools, text, 1)) > 1 {
+			t.Fatal("compact presentation")
 		}
 	})
 }

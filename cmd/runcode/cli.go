@@ -29,7 +29,7 @@ const usage = `runcode runs TypeScript programs against tools, the way an agent 
 
 Usage:
   runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
-  runcode sdk   [SOURCES] [-o FILE]                                   TypeScript declarations for the tools
+  runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
   runcode tools [SOURCES] [--json]                                    list the tools
   runcode version
 
@@ -170,7 +170,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	}
 	defer closeSources()
 
-	rt, err := jsruntime.New(jsruntime.Config{ComputeBudget: lim.cpu, WallCeiling: lim.timeout, MaxOutputBytes: int(lim.maxOutput)})
+	rt, err := jsruntime.Open(lim.isolation, int64(lim.memory), jsruntime.Config{ComputeBudget: lim.cpu, WallCeiling: lim.timeout, MaxOutputBytes: int(lim.maxOutput)})
 	if err != nil {
 		return 0, &usageError{err.Error()}
 	}
@@ -287,6 +287,7 @@ func (c *cli) sdkCmd(args []string) error {
 	var src sources
 	src.register(fs)
 	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
+	compact := fs.Bool("compact", false, "print the compact prompt section (tool names, summaries, catalog helpers) instead")
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -300,6 +301,9 @@ func (c *cli) sdkCmd(args []string) error {
 	}
 	defer closeSources()
 	text := sdkgen.DTS(codemode.SDKTools(reg))
+	if *compact {
+		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"
+	}
 	if *out == "" {
 		_, err = io.WriteString(c.stdout, text)
 		return err
@@ -324,7 +328,7 @@ func (c *cli) toolsCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	schemas := reg.SDKSchemas()
+	schemas := reg.SDKSchemas(nil)
 	if *asJSON {
 		items := make([]jsonv.Value, len(schemas))
 		for i, s := range schemas {
@@ -412,7 +416,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 			}
 			owner[t.Name] = src.label
 		}
-		if err := reg.Register(src.tools...); err != nil {
+		if _, err := reg.Register(src.tools...); err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
 		}
@@ -450,7 +454,7 @@ func (l *limits) validate() error {
 	case l.memory <= 0:
 		return &usageError{"--memory must be positive"}
 	case l.isolation == "process":
-		return &usageError{"--isolation process is not available yet; use inprocess"}
+		// valid: NewProcessPool takes --memory as each worker's memory limit
 	case l.isolation != "inprocess":
 		return &usageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation)}
 	}

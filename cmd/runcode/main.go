@@ -20,9 +20,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/runcode-dev/runcode/jsruntime"
 )
 
 func main() {
+	jsruntime.RunWorkerIfRequested()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -197,7 +197,7 @@ func TestSourceAndUsageErrorsExitTwo(t *testing.T) {
 		{"unknown flag", []string{"run", "--nope", "x.ts"}, []string{"-nope"}},
 		{"bad size", []string{"run", "--max-output", "12XB", "x.ts"}, []string{"invalid size"}},
 		{"duplicate tool", []string{"tools", "--tools", filepath.Join(dir, "tools.json"), "--tools", filepath.Join(dir, "tools.json")}, []string{`tool "add" is defined by both`}},
-		{"process isolation", []string{"run", "--isolation", "process", filepath.Join(dir, "nothing.ts")}, []string{"not available yet"}},
+		{"unknown isolation", []string{"run", "--isolation", "vm", filepath.Join(dir, "nothing.ts")}, []string{`--isolation must be inprocess or process, got "vm"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -323,5 +323,21 @@ func TestExamplesTypecheckAgainstTheGeneratedSDK(t *testing.T) {
 	out, err := exec.Command(tsc, append([]string{"--strict", "--noEmit", "--target", "es2022", "--lib", "es2022"}, files...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
+// --isolation process runs the program in a worker process (this test binary re-executed, see
+// TestMain) with the same output, and a memory bomb there fails the run without harming the CLI.
+func TestProcessIsolation(t *testing.T) {
+	dir := project(t)
+	args := []string{"run", "--isolation", "process", "--tools", filepath.Join(dir, "tools.json"), "--workspace", filepath.Join(dir, "ws")}
+	code, out, errOut := invoke(t, "", append(args, filepath.Join(dir, "typed.ts"))...)
+	want := "word HEY\n[ 2, 2 ]\n{\n  \"total\": 5,\n  \"files\": [\n    \"notes.txt\",\n    \"sub/x.txt\"\n  ]\n}\n"
+	if code != exitOK || out != want {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	code, out, _ = invoke(t, `console.log("before"); let s = "x"; for (;;) s += s;`, append(args, "--memory", "256MiB", "-")...)
+	if code != exitFailed || !strings.HasPrefix(out, "Error: code run failed (") || !strings.Contains(out, "Captured output:\nbefore") {
+		t.Fatalf("memory bomb: exit %d, stdout %q", code, out)
 	}
 }

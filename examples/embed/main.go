@@ -32,7 +32,7 @@ func tools() []registry.Tool {
 		{
 			Name:        "list_products",
 			Description: "List the names of all products.",
-			Output:      jsonv.MustParse(`{"type":"array","items":{"type":"string"}}`),
+			Output:      registry.OutputOf(jsonv.MustParse(`{"type":"array","items":{"type":"string"}}`)),
 			Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 				names := []jsonv.Value{}
 				for _, n := range []string{"apple", "pear", "plum"} {
@@ -46,7 +46,7 @@ func tools() []registry.Tool {
 			Name:        "get_product",
 			Description: "Get one product's stock and unit price.",
 			Parameters:  jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string","description":"Product name."}},"required":["name"],"additionalProperties":false}`),
-			Output:      jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string"},"stock":{"type":"integer"},"price":{"type":"number"}},"required":["name","stock","price"]}`),
+			Output:      registry.OutputOf(jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string"},"stock":{"type":"integer"},"price":{"type":"number"}},"required":["name","stock","price"]}`)),
 			Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 				var args struct{ Name string }
 				if err := inv.Arguments.Decode(&args); err != nil {
@@ -89,7 +89,7 @@ func main() {
 
 func run(w io.Writer) error {
 	reg := registry.New()
-	if err := reg.Register(tools()...); err != nil {
+	if _, err := reg.Register(tools()...); err != nil {
 		return err
 	}
 	rt, err := jsruntime.New(jsruntime.Config{})

@@ -122,7 +122,7 @@ func Parse(data []byte, format, dir, name string) ([]registry.Tool, error) {
 	}
 	// Every tool already compiled on its own; registering them together is a last check that
 	// the set is acceptable to a registry.
-	if err := registry.New().Register(tools...); err != nil {
+	if _, err := registry.New().Register(tools...); err != nil {
 		return nil, &ManifestError{File: name, Message: err.Error()}
 	}
 	return tools, nil
@@ -176,11 +176,15 @@ type spec struct {
 
 // tool returns the registry.Tool that runs s.
 func (s *spec) tool() registry.Tool {
+	output := registry.AnyOutput()
+	if s.output.IsDefined() {
+		output = registry.OutputOf(s.output)
+	}
 	t := registry.Tool{
 		Name:        s.name,
 		Description: s.description,
 		Parameters:  s.parameters,
-		Output:      s.output,
+		Output:      output,
 		Execute:     s.execute,
 	}
 	if s.concurrencySafe {
@@ -325,15 +329,15 @@ func checkSchema(name, role string, schema jsonv.Value) error {
 	if !schema.IsDefined() {
 		return nil
 	}
-	probe := registry.Tool{Name: name, Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+	probe := registry.Tool{Name: name, Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 		return jsonv.NullValue(), nil
 	}}
 	if role == "parameters" {
 		probe.Parameters = schema
 	} else {
-		probe.Output = schema
+		probe.Output = registry.OutputOf(schema)
 	}
-	err := registry.New().Register(probe)
+	_, err := registry.New().Register(probe)
 	if err == nil {
 		return nil
 	}

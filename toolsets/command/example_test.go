@@ -22,7 +22,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	reg := registry.New()
-	if err := reg.Register(tools...); err != nil {
+	if _, err := reg.Register(tools...); err != nil {
 		log.Fatal(err)
 	}
 	res := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "answer", Arguments: jsonv.MustParse(`{}`)})

@@ -273,7 +273,7 @@ func TestExecute(t *testing.T) {
 				}
 			}
 			reg := registry.New()
-			if err := reg.Register(tools...); err != nil {
+			if _, err := reg.Register(tools...); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
@@ -353,7 +353,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = specs[0].execute(ctx, &registry.Invocation{Name: "t", Arguments: jsonv.MustParse(`{}`)})
+	_, err = specs[0].execute(ctx, &registry.Invocation{Execution: registry.Execution{Name: "t", Arguments: jsonv.MustParse(`{}`)}})
 	if !errors.Is(err, registry.CodeAborted) || err.Error() != `command "t" cancelled` {
 		t.Errorf("err = %v, want ABORTED cancelled", err)
 	}
@@ -371,7 +371,7 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := registry.New()
-	if err := reg.Register(tools...); err != nil {
+	if _, err := reg.Register(tools...); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -427,7 +427,7 @@ func TestNoLeakedGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for _, s := range specs {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		_, _ = s.execute(ctx, &registry.Invocation{Name: s.name, Arguments: jsonv.MustParse(`{"x": 1}`)})
+		_, _ = s.execute(ctx, &registry.Invocation{Execution: registry.Execution{Name: s.name, Arguments: jsonv.MustParse(`{"x": 1}`)}})
 		cancel()
 	}
 	deadline := time.Now().Add(2 * time.Second)

@@ -50,7 +50,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if err := registry.New().Register(tools...); err != nil {
+		if _, err := registry.New().Register(tools...); err != nil {
 			t.Fatalf("a registry refused parsed tools: %v", err)
 		}
 	})

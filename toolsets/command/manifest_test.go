@@ -175,14 +175,14 @@ func TestParseFields(t *testing.T) {
 	if got, want := add.Parameters.String(), `{"type":"object","properties":{"b":{"type":"number"},"a":{"type":"number"}},"required":["b","a"]}`; got != want {
 		t.Errorf("parameters = %s, want %s (key order kept)", got, want)
 	}
-	if got := add.Output.String(); got != `{"type":"number"}` {
+	if got := add.Output.Schema.String(); got != `{"type":"number"}` {
 		t.Errorf("output = %s", got)
 	}
 	if add.ConcurrencySafe == nil || !add.ConcurrencySafe(jsonv.MustParse(`{}`)) {
 		t.Error("concurrencySafe: true did not give an always-true classifier")
 	}
 	plain := tools[1]
-	if plain.Parameters.IsDefined() || plain.Output.IsDefined() || plain.ConcurrencySafe != nil || plain.Description != "" {
+	if plain.Parameters.IsDefined() || plain.Output.Schema.String() != "{}" || plain.ConcurrencySafe != nil || plain.Description != "" {
 		t.Errorf("plain tool has unexpected fields: %+v", plain)
 	}
 	if tools[2].ConcurrencySafe != nil {
@@ -190,10 +190,10 @@ func TestParseFields(t *testing.T) {
 	}
 
 	reg := registry.New()
-	if err := reg.Register(tools...); err != nil {
+	if _, err := reg.Register(tools...); err != nil {
 		t.Fatal(err)
 	}
-	if got := reg.Schemas()[1].Parameters.String(); got != `{"type":"object"}` {
+	if got := reg.Schemas(nil)[1].Parameters.String(); got != `{"type":"object"}` {
 		t.Errorf("default parameters = %s, want an open object", got)
 	}
 	call := registry.Call{Name: "add", Arguments: jsonv.MustParse(`{"a":1,"b":2}`)}
@@ -269,8 +269,8 @@ tools:
 		if j.Parameters.String() != y.Parameters.String() {
 			t.Errorf("parameters differ:\njson %s\nyaml %s", j.Parameters, y.Parameters)
 		}
-		if j.Output.String() != y.Output.String() {
-			t.Errorf("output differs: %s vs %s", j.Output, y.Output)
+		if j.Output.Schema.String() != y.Output.Schema.String() {
+			t.Errorf("output differs: %s vs %s", j.Output.Schema, y.Output.Schema)
 		}
 		jsp, err := os.ReadFile(jp)
 		if err != nil {

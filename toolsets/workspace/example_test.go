@@ -24,7 +24,7 @@ func Example() {
 	}
 	defer ws.Close()
 	reg := registry.New()
-	if err := reg.Register(ws.Tools()...); err != nil {
+	if _, err := reg.Register(ws.Tools()...); err != nil {
 		log.Fatal(err)
 	}
 

@@ -107,7 +107,7 @@ func (w *Workspace) readFileTool() registry.Tool {
 			"required": ["path"],
 			"additionalProperties": false
 		}`),
-		Output: jsonv.MustParse(`{
+		Output: registry.OutputOf(jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
 				"path": {"type": "string", "description": "The file path, cleaned, relative to the workspace root."},
@@ -118,7 +118,7 @@ func (w *Workspace) readFileTool() registry.Tool {
 			},
 			"required": ["path", "content", "startLine", "endLine", "totalLines"],
 			"additionalProperties": false
-		}`),
+		}`)),
 		ConcurrencySafe: alwaysSafe,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			shown := inv.Arguments.Lookup("path").AsString()
@@ -178,7 +178,7 @@ func (w *Workspace) writeFileTool() registry.Tool {
 			"required": ["path", "content"],
 			"additionalProperties": false
 		}`),
-		Output: jsonv.MustParse(`{
+		Output: registry.OutputOf(jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
 				"path": {"type": "string", "description": "The file path, cleaned, relative to the workspace root."},
@@ -186,7 +186,7 @@ func (w *Workspace) writeFileTool() registry.Tool {
 			},
 			"required": ["path", "bytesWritten"],
 			"additionalProperties": false
-		}`),
+		}`)),
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			shown := inv.Arguments.Lookup("path").AsString()
 			name, err := cleanPath(shown)
@@ -232,7 +232,7 @@ func (w *Workspace) listDirTool() registry.Tool {
 			},
 			"additionalProperties": false
 		}`),
-		Output: jsonv.MustParse(`{
+		Output: registry.OutputOf(jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
 				"path": {"type": "string", "description": "The directory path, cleaned, relative to the workspace root (\".\" is the root)."},
@@ -253,7 +253,7 @@ func (w *Workspace) listDirTool() registry.Tool {
 			},
 			"required": ["path", "entries"],
 			"additionalProperties": false
-		}`),
+		}`)),
 		ConcurrencySafe: alwaysSafe,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			shown := inv.Arguments.Lookup("path").AsString()
@@ -319,7 +319,7 @@ func (w *Workspace) statTool() registry.Tool {
 			"required": ["path"],
 			"additionalProperties": false
 		}`),
-		Output: jsonv.MustParse(`{
+		Output: registry.OutputOf(jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
 				"path": {"type": "string", "description": "The path, cleaned, relative to the workspace root."},
@@ -330,7 +330,7 @@ func (w *Workspace) statTool() registry.Tool {
 			},
 			"required": ["path", "type", "size", "modTime", "mode"],
 			"additionalProperties": false
-		}`),
+		}`)),
 		ConcurrencySafe: alwaysSafe,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			shown := inv.Arguments.Lookup("path").AsString()

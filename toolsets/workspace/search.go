@@ -81,7 +81,7 @@ func (w *Workspace) globTool() registry.Tool {
 			"required": ["pattern"],
 			"additionalProperties": false
 		}`),
-		Output: jsonv.MustParse(`{
+		Output: registry.OutputOf(jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
 				"matches": {"type": "array", "items": {"type": "string"}, "description": "Matching paths relative to the workspace root, sorted."},
@@ -89,7 +89,7 @@ func (w *Workspace) globTool() registry.Tool {
 			},
 			"required": ["matches", "truncated"],
 			"additionalProperties": false
-		}`),
+		}`)),
 		ConcurrencySafe: alwaysSafe,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			g, err := parseGlob(inv.Arguments.Lookup("pattern").AsString())
@@ -171,7 +171,7 @@ func (w *Workspace) grepTool() registry.Tool {
 			"required": ["pattern"],
 			"additionalProperties": false
 		}`),
-		Output: jsonv.MustParse(`{
+		Output: registry.OutputOf(jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
 				"matches": {
@@ -192,7 +192,7 @@ func (w *Workspace) grepTool() registry.Tool {
 			},
 			"required": ["matches", "truncated"],
 			"additionalProperties": false
-		}`),
+		}`)),
 		ConcurrencySafe: alwaysSafe,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 			args := inv.Arguments

@@ -76,7 +76,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { ws.Close() })
 	reg := registry.New()
-	if err := reg.Register(ws.Tools()...); err != nil {
+	if _, err := reg.Register(ws.Tools()...); err != nil {
 		t.Fatal(err)
 	}
 	return &fixture{ws: ws, reg: reg, dir: dir, outside: outside}
@@ -370,7 +370,7 @@ func TestGlobTruncated(t *testing.T) {
 	}
 	defer ws.Close()
 	reg := registry.New()
-	if err := reg.Register(ws.Tools()...); err != nil {
+	if _, err := reg.Register(ws.Tools()...); err != nil {
 		t.Fatal(err)
 	}
 	res := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "glob", Arguments: jsonv.MustParse(`{"pattern":"*.txt"}`)})
@@ -500,7 +500,7 @@ func TestToolDefinitions(t *testing.T) {
 		if tool.Description == "" {
 			t.Errorf("%s: no description", tool.Name)
 		}
-		if !tool.Output.IsDefined() {
+		if !tool.Output.Schema.IsDefined() {
 			t.Errorf("%s: no output schema", tool.Name)
 		}
 		p := tool.Parameters
@@ -547,7 +547,7 @@ func TestOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := registry.New()
-	if err := reg.Register(ws.Tools()...); err != nil {
+	if _, err := reg.Register(ws.Tools()...); err != nil {
 		t.Fatal(err)
 	}
 	res := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "read_file", Arguments: jsonv.MustParse(`{"path":"f"}`)})
@@ -565,8 +565,8 @@ func TestCancelledWalks(t *testing.T) {
 		{"grep", `{"pattern":"x"}`},
 		{"list_dir", `{}`},
 	} {
-		tool, _ := f.reg.Get(tc.tool)
-		_, err := tool.Execute(ctx, &registry.Invocation{Name: tc.tool, Arguments: jsonv.MustParse(tc.args)})
+		tool, _ := f.reg.Get(tc.tool, nil)
+		_, err := tool.Execute(ctx, &registry.Invocation{Execution: registry.Execution{Name: tc.tool, Arguments: jsonv.MustParse(tc.args)}})
 		if err == nil || err != context.Canceled {
 			t.Errorf("%s with a cancelled context: err = %v, want context.Canceled", tc.tool, err)
 		}

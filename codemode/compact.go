@@ -1,0 +1,148 @@
+package codemode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/sdkgen"
+)
+
+// DefaultCompactAbove is the size, in bytes, of the full SDK prompt section above which
+// PromptSectionFor switches to the compact presentation when Options.CompactAbove is zero.
+//
+// 32,000 bytes is about 8,000 tokens. The tools of the reference MCP servers (everything,
+// filesystem, memory) average about 460 bytes each in the SDK, so this is roughly 70 such tools,
+// the size at which peers move to search/describe discovery: past it the declarations cost more
+// prompt on every turn than one look-up program costs once. Measuring the text rather than
+// counting tools also catches a few tools with enormous schemas.
+const DefaultCompactAbove = 32_000
+
+// maxSearchLimit caps the limit a program may pass to catalog.search.
+const maxSearchLimit = 100
+
+// compactFor reports whether the compact presentation is in effect for schemas, the tools of
+// one scope. The answer is cached per scope until the registry changes, because rendering the
+// full section to measure it costs more than a run.
+func (cm *codeMode) compactFor(scope *registry.Scope, schemas []registry.SDKSchema) bool {
+	if cm.opts.CompactAbove < 0 {
+		return false
+	}
+	cm.mu.Lock()
+	v, ok := cm.compact[scope]
+	cm.mu.Unlock()
+	if ok {
+		return v
+	}
+	limit := cm.opts.CompactAbove
+	if limit == 0 {
+		limit = DefaultCompactAbove
+	}
+	v = len(sdkgen.Section(toSDKTools(schemas))) > limit
+	cm.mu.Lock()
+	if cm.compact == nil {
+		cm.compact = map[*registry.Scope]bool{}
+	}
+	cm.compact[scope] = v
+	cm.mu.Unlock()
+	return v
+}
+
+// forgetCompact drops the cached answers of compactFor; the registry calls it on every change.
+func (cm *codeMode) forgetCompact(*registry.Scope) {
+	cm.mu.Lock()
+	cm.compact = nil
+	cm.mu.Unlock()
+}
+
+// PromptSectionFor returns the system-prompt section that teaches the model the SDK of reg's
+// tools: the full declarations (PromptSection), or the compact presentation
+// (sdkgen.CompactSection: names with one-line summaries, and the catalog helpers a program uses
+// to look up a tool's declarations) when the full section is longer than opts.CompactAbove
+// bytes (DefaultCompactAbove when zero; negative never compacts). Programs get the catalog
+// helpers only under the compact presentation, so that in the full one the name stays free for
+// the program's own variables.
+func PromptSectionFor(reg *registry.Registry, opts Options) string {
+	return sectionFor(SDKTools(reg), opts.CompactAbove)
+}
+
+// sectionFor picks the full or the compact section for tools.
+func sectionFor(tools []sdkgen.Tool, compactAbove int) string {
+	full := sdkgen.Section(tools)
+	if compactAbove == 0 {
+		compactAbove = DefaultCompactAbove
+	}
+	if compactAbove < 0 || len(full) <= compactAbove {
+		return full
+	}
+	return sdkgen.CompactSection(tools)
+}
+
+// catalogNamespace returns the program's catalog global (sdkgen.CatalogGlobal) over the tools
+// the program may call: describe(name) resolves to the declarations of one tool
+// (sdkgen.Describe), search(query) to the best matching tools as {name, description} objects
+// (sdkgen.Search); search also takes {query, limit}.
+func catalogNamespace(schemas []registry.SDKSchema) jsruntime.Namespace {
+	list := sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })
+	return jsruntime.Namespace{
+		Global: sdkgen.CatalogGlobal,
+		Functions: []jsruntime.Function{
+			{Name: "describe", Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+				settle(describe(list(), args))
+			}},
+			{Name: "search", Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+				settle(search(list(), args))
+			}},
+		},
+	}
+}
+
+func describe(tools []sdkgen.Tool, args jsonv.Value) (jsonv.Value, error) {
+	if args.Kind() != jsonv.String {
+		return jsonv.Value{}, errors.New("catalog.describe takes a tool name (a string)")
+	}
+	name := args.AsString()
+	if text, ok := sdkgen.Describe(tools, name); ok {
+		return jsonv.StringValue(text), nil
+	}
+	msg := fmt.Sprintf("no tool is named %q", name)
+	if hits := sdkgen.Search(tools, name, 3); len(hits) > 0 {
+		names := make([]string, len(hits))
+		for i, h := range hits {
+			names[i] = fmt.Sprintf("%q", h.Name)
+		}
+		msg += "; similar: " + strings.Join(names, ", ")
+	}
+	return jsonv.Value{}, errors.New(msg + " (catalog.search finds tools by words)")
+}
+
+func search(tools []sdkgen.Tool, args jsonv.Value) (jsonv.Value, error) {
+	query, limit := args, jsonv.Value{}
+	if args.Kind() == jsonv.Object {
+		query, limit = args.Lookup("query"), args.Lookup("limit")
+	}
+	if query.Kind() != jsonv.String {
+		return jsonv.Value{}, errors.New(`catalog.search takes a query string, or {query: string, limit?: number}`)
+	}
+	n := sdkgen.DefaultSearchLimit
+	if limit.IsDefined() {
+		if limit.Kind() != jsonv.Number || limit.AsNumber() < 1 {
+			return jsonv.Value{}, errors.New("catalog.search: limit must be a positive number")
+		}
+		n = int(min(limit.AsNumber(), maxSearchLimit))
+	}
+	hits := sdkgen.Search(tools, query.AsString(), n)
+	out := make([]jsonv.Value, len(hits))
+	for i, h := range hits {
+		out[i] = jsonv.ObjectValue(
+			jsonv.Member{Key: "name", Value: jsonv.StringValue(h.Name)},
+			jsonv.Member{Key: "description", Value: jsonv.StringValue(h.Description)},
+		)
+	}
+	return jsonv.ArrayValue(out...), nil
+}
