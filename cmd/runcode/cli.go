@@ -174,6 +174,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, &usageError{err.Error()}
 	}
+	defer rt.Close() // stops the worker processes of process isolation
 	var trace *traceWriter
 	if *tracePath != "" {
 		f, err := os.Create(*tracePath)
@@ -437,8 +438,8 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")
 	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
-	fs.StringVar(&l.isolation, "isolation", l.isolation, "inprocess (process isolation is not available yet)")
-	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB (not enforced in inprocess isolation yet)")
+	fs.StringVar(&l.isolation, "isolation", l.isolation, "inprocess (fast, soft memory limit) or process (a worker process with a hard memory limit)")
+	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process")
 }
 
 func (l *limits) validate() error {

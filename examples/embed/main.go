@@ -1,6 +1,7 @@
-// Command embed shows runcode embedded in a Go program: two tools defined in Go, the run_code
-// tool installed beside them, and one TypeScript program that calls both, run through the same
-// registry call an agent's model would make.
+// Command embed shows runcode embedded in a Go program: two tools defined in Go (one with
+// explicit JSON Schemas, one typed with Go structs), the run_code tool installed beside them,
+// and one TypeScript program that calls both, run through the same registry call an agent's
+// model would make.
 //
 //	go run ./examples/embed
 package main
@@ -27,6 +28,18 @@ var inventory = map[string]struct {
 	"apple": {Stock: 12, Price: 0.5}, "pear": {Stock: 0, Price: 0.75}, "plum": {Stock: 40, Price: 0.2},
 }
 
+// productQuery is get_product's input; its JSON Schema is inferred from the fields and tags.
+type productQuery struct {
+	Name string `json:"name" description:"Product name."`
+}
+
+// product is get_product's result.
+type product struct {
+	Name  string  `json:"name"`
+	Stock int     `json:"stock" minimum:"0"`
+	Price float64 `json:"price"`
+}
+
 func tools() []registry.Tool {
 	return []registry.Tool{
 		{
@@ -42,28 +55,18 @@ func tools() []registry.Tool {
 			},
 			ConcurrencySafe: func(jsonv.Value) bool { return true },
 		},
-		{
+		registry.MustDefine(registry.TypedTool[productQuery, product]{
 			Name:        "get_product",
 			Description: "Get one product's stock and unit price.",
-			Parameters:  jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string","description":"Product name."}},"required":["name"],"additionalProperties":false}`),
-			Output:      registry.OutputOf(jsonv.MustParse(`{"type":"object","properties":{"name":{"type":"string"},"stock":{"type":"integer"},"price":{"type":"number"}},"required":["name","stock","price"]}`)),
-			Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
-				var args struct{ Name string }
-				if err := inv.Arguments.Decode(&args); err != nil {
-					return jsonv.Value{}, err
-				}
-				p, ok := inventory[strings.ToLower(args.Name)]
+			Execute: func(ctx context.Context, inv *registry.Invocation, q productQuery) (product, error) {
+				p, ok := inventory[strings.ToLower(q.Name)]
 				if !ok {
-					return jsonv.Value{}, fmt.Errorf("no product named %q", args.Name)
+					return product{}, fmt.Errorf("no product named %q", q.Name)
 				}
-				return jsonv.FromGo(struct {
-					Name  string  `json:"name"`
-					Stock int     `json:"stock"`
-					Price float64 `json:"price"`
-				}{args.Name, p.Stock, p.Price})
+				return product{Name: q.Name, Stock: p.Stock, Price: p.Price}, nil
 			},
-			ConcurrencySafe: func(jsonv.Value) bool { return true },
-		},
+			ConcurrencySafe: func(productQuery) bool { return true },
+		}),
 	}
 }
 
