@@ -170,11 +170,13 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	if ctx.Err() != nil {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}
-	prg, msg := g.compile(req)
-	if prg == nil {
-		return led.fail(&Failure{Kind: KindException, Message: msg}), nil
+	c := g.compile(req)
+	if c.prg == nil {
+		return led.fail(&Failure{Kind: KindException, Message: c.msg}), nil
 	}
+	prg := c.prg
 	r := newRun(ctx, g, req, led)
+	r.lineOneShift = c.lineOneShift
 	if !g.enlist(r) {
 		return Result{}, ErrClosed
 	}

@@ -82,3 +82,40 @@ func TestShiftFirstLineColumns(t *testing.T) {
 		t.Fatalf("line*1000+col = %v, want [6 16 1004]", cols)
 	}
 }
+
+func TestPlainJavaScriptSkipsTheTransform(t *testing.T) {
+	prefix := `(async function (tools, console) {"use strict";`
+	cases := []struct {
+		program  string
+		fastPath bool
+	}{
+		{"const r = await tools.echo({x: 1});\nreturn r", true},
+		{"class A { #x = 1; get x() { return this.#x } }\nreturn new A().x ?? 0", true},
+		{"const n: number = 1;\nreturn n", false},
+		{"enum E { A }\nreturn E.A", false},
+		{"async function* g() { yield 1 }\nfor await (const x of g()) {}", false},
+		{"using x = null;", false},
+	}
+	for _, c := range cases {
+		got := transformAndCompile(prefix, c.program)
+		if got.prg == nil {
+			t.Fatalf("%q did not compile: %s", c.program, got.msg)
+		}
+		if (got.lineOneShift > 0) != c.fastPath {
+			t.Errorf("%q: fast path %v, want %v", c.program, got.lineOneShift > 0, c.fastPath)
+		}
+	}
+}
+
+func TestFixLineOneColumns(t *testing.T) {
+	cases := map[string]string{
+		"Error: x\n\tat main.ts:1:52(3)\n\tat main.ts:1:2(9)": "Error: x\n\tat main.ts:1:7(3)\n\tat main.ts:1:2(9)",
+		"at main.ts:12:52(3)": "at main.ts:12:52(3)",
+		"no position":         "no position",
+	}
+	for in, want := range cases {
+		if got := fixLineOneColumns(in, 45); got != want {
+			t.Errorf("fixLineOneColumns(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

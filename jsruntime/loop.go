@@ -50,6 +50,9 @@ type run struct {
 	// timers counts timer callbacks that may still run; execute waits for them.
 	timers sync.WaitGroup
 
+	// lineOneShift is the compiled program's compiled.lineOneShift.
+	lineOneShift int
+
 	// Loop-goroutine state.
 	pending    int           // host calls not yet settled on the loop
 	busy       time.Duration // time spent running JavaScript
@@ -425,7 +428,7 @@ func (r *run) renderThrown(v goja.Value) string {
 	ex := r.vm.Try(func() {
 		if o, ok := v.(*goja.Object); ok && o.ExportType() != proxyType && r.isError(o) {
 			if stack := o.Get("stack"); !isNullish(stack) {
-				msg = strings.TrimSuffix(jsString(stack), "\n") // goja ends stacks with a newline
+				msg = fixLineOneColumns(strings.TrimSuffix(jsString(stack), "\n"), r.lineOneShift) // goja ends stacks with a newline
 				return
 			}
 			msg = jsString(o.Get("message"))

@@ -422,3 +422,29 @@ func TestUnknownToolGoesThroughThePipeline(t *testing.T) {
 		t.Fatalf("result %+v, observed %v", res.Err, observed)
 	}
 }
+
+// cyclicNode is an output type whose values can contain a cycle.
+type cyclicNode struct {
+	Name string      `json:"name"`
+	Next *cyclicNode `json:"next,omitempty"`
+}
+
+func TestNonJSONOutputsAreInvalidToolOutput(t *testing.T) {
+	loop := &cyclicNode{Name: "a"}
+	loop.Next = loop
+	cyclic := registry.MustDefine(registry.TypedTool[struct{}, *cyclicNode]{
+		Name:    "cyclic",
+		Execute: func(context.Context, *registry.Invocation, struct{}) (*cyclicNode, error) { return loop, nil },
+	})
+	nan := registry.MustDefine(registry.TypedTool[struct{}, float64]{
+		Name:    "nan",
+		Execute: func(context.Context, *registry.Invocation, struct{}) (float64, error) { return typedNaN(), nil },
+	})
+	reg := newRegistry(t, cyclic, nan)
+	for _, name := range []string{"cyclic", "nan"} {
+		res := reg.Execute(context.Background(), call(name))
+		if !errors.Is(res.Err, registry.CodeInvalidToolOutput) || !strings.HasPrefix(res.Err.Message, `tool "`+name+`" returned invalid output: `) {
+			t.Errorf("%s: %+v", name, res.Err)
+		}
+	}
+}
