@@ -423,30 +423,21 @@ func (r *run) isError(o *goja.Object) bool {
 
 // renderThrown renders a thrown value as the exception message: an Error's stack when it is not
 // null or undefined, else its message; anything else as String(value).
-func (r *run) renderThrown(v goja.Value) string {
-	var msg string
-	ex := r.vm.Try(func() {
-		if o, ok := v.(*goja.Object); ok && o.ExportType() != proxyType && r.isError(o) {
-			if stack := o.Get("stack"); !isNullish(stack) {
-				msg = fixLineOneColumns(strings.TrimSuffix(jsString(stack), "\n"), r.lineOneShift) // goja ends stacks with a newline
-				return
-			}
-			msg = jsString(o.Get("message"))
-			return
-		}
-		msg = jsString(v)
-	})
-	if ex != nil {
-		return msgUnrenderable
-	}
-	return msg
-}
+func (r *run) renderThrown(v goja.Value) string { return r.render(v, true) }
 
 // renderReason renders an unhandled rejection's reason: an Error's message, else String(value).
-func (r *run) renderReason(v goja.Value) string {
+func (r *run) renderReason(v goja.Value) string { return r.render(v, false) }
+
+func (r *run) render(v goja.Value, withStack bool) string {
 	var msg string
 	ex := r.vm.Try(func() {
 		if o, ok := v.(*goja.Object); ok && o.ExportType() != proxyType && r.isError(o) {
+			if withStack {
+				if stack := o.Get("stack"); !isNullish(stack) {
+					msg = fixLineOneColumns(strings.TrimSuffix(jsString(stack), "\n"), r.lineOneShift) // goja ends stacks with a newline
+					return
+				}
+			}
 			msg = jsString(o.Get("message"))
 			return
 		}
