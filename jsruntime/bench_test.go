@@ -73,6 +73,34 @@ func BenchmarkRunTypeScript50(b *testing.B) {
 	}
 }
 
+// BenchmarkRunJavaScriptCold runs a plain JavaScript program (the same logic as typeScript50,
+// without types) with a cold cache: goja accepts it as written, so esbuild is skipped.
+func BenchmarkRunJavaScriptCold(b *testing.B) {
+	g := newRuntime(b, jsruntime.Config{})
+	ns := toolsNamespace(echo("echo"))
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		res, err := g.Run(ctx, jsruntime.Request{Program: fmt.Sprintf(javaScriptCold, i), Bindings: ns})
+		if err != nil || res.Error != nil {
+			b.Fatal(err, res.Error)
+		}
+	}
+}
+
+const javaScriptCold = `// variant %d
+const ids = [1, 2, 3, 4, 5];
+const results = [];
+for (const id of ids) {
+  const r = await tools.echo({ id, tags: ["a", "b"] });
+  results.push({ id, ok: r.id === id, size: r.tags.length });
+}
+const byOk = results.reduce((acc, r) => { (acc[r.ok] ??= []).push(r.id); return acc; }, {});
+const total = results.map((r) => r.size).reduce((a, b) => a + b, 0);
+return { total, byOk, first: results.at(0) };`
+
 // BenchmarkProcessIsolation is the trivial program of BenchmarkRuntimeTrivialJS on a warm
 // process pool: the run and its one binding call cross the pipe.
 func BenchmarkProcessIsolation(b *testing.B) {
