@@ -56,11 +56,11 @@ func Open(dir string) (*Workspace, error) {
 // stat. The read-only ones are concurrency-safe; write_file is not.
 func (w *Workspace) Tools() []registry.Tool {
 	return []registry.Tool{
-		w.readFileTool(),
+		presented(w.readFileTool()),
 		w.writeFileTool(),
-		w.listDirTool(),
-		w.globTool(),
-		w.grepTool(),
+		presented(w.listDirTool()),
+		presented(w.globTool()),
+		presented(w.grepTool()),
 		w.statTool(),
 	}
 }
