@@ -1,6 +1,6 @@
 // Package bridge connects one Code Mode run to the tool registry: every SDK call the program
-// makes becomes a sub-call through registry.Execute, tagged with the outer call's token as its
-// parent and numbered "<outer>:code:<n>" in submission order. The bridge emits a
+// makes becomes a sub-call through the registry's staged pipeline, tagged with the outer call's
+// token as its parent and numbered "<outer>:code:<n>" in submission order. The bridge emits a
 // code-dispatch-start event when a sub-call starts and a code-dispatch event when it settles,
 // and, when the run ends, drains: queued calls are abandoned, in-flight ones are cancelled and
 // awaited, so no sub-call outlives its run.
@@ -8,14 +8,25 @@
 // The bridge knows the runtime only through the jsruntime seam (it hands the runtime a
 // jsruntime.Namespace) and knows nothing about goja or esbuild.
 //
-// Sub-calls are dispatched one at a time, in submission order, on one lane goroutine owned by
-// the Bridge.
+// # Scheduling
+//
+// Submissions enter a pending queue in program call order. One lane goroutine owned by the
+// Bridge does everything that is ordered: it classifies the head of the queue when it can start
+// (registry ExecutionMode, so the tool, not the program, owns the safety claim), emits its start
+// event and runs its pre-dispatch stages (pre-execute, approval, guards), then launches its body
+// on a goroutine of its own; and it commits finished calls (post-execute, context forwarding,
+// the program's promise, the settle event) strictly in submission order. Hence starts happen in
+// submission order and pre-dispatch stages never overlap; only bodies overlap, up to
+// Options.MaxParallel at a time and only when every running call is concurrency-safe. An
+// exclusive call starts when the pool has drained and every earlier call has committed, and no
+// later call starts until it has committed.
 package bridge
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"sync"
 
@@ -24,9 +35,12 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// Executor runs one tool call through the full pipeline; *registry.Registry implements it.
+// Executor runs the stages of tool calls; *registry.Registry implements it.
 type Executor interface {
-	Execute(ctx context.Context, call registry.Call) registry.Result
+	// Prepare runs a call's pre-dispatch stages.
+	Prepare(ctx context.Context, call registry.Call) *registry.Prepared
+	// ExecutionMode classifies a call as Parallel or Exclusive.
+	ExecutionMode(call registry.Call) registry.Mode
 }
 
 // The event types.
@@ -34,6 +48,14 @@ const (
 	EventStart  = "code-dispatch-start"
 	EventSettle = "code-dispatch"
 )
+
+// DefaultMaxParallel is the number of concurrency-safe sub-calls that may run at once when
+// Options.MaxParallel is zero.
+const DefaultMaxParallel = 10
+
+// ContextSource is the Source of the context message through which an image-bearing sub-call
+// result reaches the model.
+const ContextSource = "plugin:tools-code-mode"
 
 // Event is one dispatch event: the start (Type EventStart) or the settlement (Type
 // EventSettle, with IsError and Content) of one sub-call.
@@ -66,6 +88,29 @@ func (e Event) Value() jsonv.Value {
 	return jsonv.ObjectValue(ms...)
 }
 
+// LogEntry is what a dispatch-log listener sees of one settled sub-call.
+type LogEntry struct {
+	// CallID and RootCallID identify the outer call.
+	CallID     string
+	RootCallID string
+	// SubCallID, Name and Arguments identify the sub-call.
+	SubCallID string
+	Name      string
+	Arguments jsonv.Value
+	// IsError and Content are the sub-call's final outcome as the settle event carries it.
+	IsError bool
+	Content []registry.Content
+}
+
+// LogFunc is one listener of the dispatch-log waterfall, which shapes the content the settle
+// event of a sub-call carries (and nothing else: the program already has its value). next
+// returns the content as the rest of the waterfall leaves it; a listener returns next() to pass,
+// or replacement content. A nil return counts as next(). A panicking listener is contained: the
+// event carries the original content and the bridge logs a warning.
+//
+// ctx is the outer call's context.
+type LogFunc func(ctx context.Context, entry LogEntry, next func() []registry.Content) []registry.Content
+
 // Options configure one Bridge.
 type Options struct {
 	// Executor runs the sub-calls (required).
@@ -79,29 +124,55 @@ type Options struct {
 	Scope *registry.Scope
 	// Tools are the names bound into the program's tools namespace, in order.
 	Tools []string
-	// Events, if set, receives every dispatch event, in order, from the bridge's lane goroutine.
-	// It must not block for long: it delays later sub-calls.
+	// Events, if set, receives every dispatch event. Calls never overlap. Start events arrive
+	// in submission order, settle events in commit (which is submission) order, each after its
+	// call's start. Events must not block for long: it delays later sub-calls.
 	Events func(Event)
+	// MaxParallel is how many concurrency-safe sub-calls may run their bodies at once. Zero
+	// means DefaultMaxParallel; 1 makes the run fully serial; negative is invalid.
+	MaxParallel int
+	// Outer is the outer call's invocation, through which sub-call results reach the model:
+	// image-bearing successes and nested additional contexts are deferred on it, and a
+	// successful sub-call that concludes the turn concludes it. Nil forwards nothing.
+	Outer *registry.Invocation
+	// LogListeners are the dispatch-log waterfall, first listener outermost. It runs after the
+	// program's promise has settled, never delaying the program.
+	LogListeners []LogFunc
+	// Logger receives the warnings of failing log listeners; nil means slog.Default().
+	Logger *slog.Logger
 }
 
 // Bridge is the dispatch bridge of one run. Create it with New, hand Namespace to the runtime,
 // and call Close when the run has ended.
 type Bridge struct {
 	opts   Options
+	outer  context.Context // the outer call's context
 	ctx    context.Context // the run's context: cancelled when the run is over
 	cancel context.CancelCauseFunc
 
-	mu      sync.Mutex
-	queue   []*submission
-	closing bool
-	counter int
-	wake    chan struct{}
-	done    chan struct{}
+	mu              sync.Mutex
+	pending         []*entry // submitted, not started, in submission order
+	commits         []*entry // started, not committed, in submission order
+	running         int      // bodies in flight
+	exclusiveActive bool     // an exclusive call has started and not committed
+	closing         bool
+	counter         int
+	wake            chan struct{} // capacity 1: a state change the lane has not seen yet
+
+	emitMu  sync.Mutex      // serializes Events
+	lastLog chan struct{}   // closed when the latest log task has emitted (lane-owned)
+	logs    []chan struct{} // log tasks that may still be pending, oldest first (lane-owned)
+	workers sync.WaitGroup  // body goroutines and log tasks
+	done    chan struct{}   // closed when the lane has exited
 }
 
-type submission struct {
-	call   registry.Call
-	settle func(jsonv.Value, error)
+// entry is one submitted sub-call.
+type entry struct {
+	call      registry.Call
+	settle    func(jsonv.Value, error)
+	exclusive bool
+	prep      *registry.Prepared
+	settled   bool // guarded by Bridge.mu: prep has its result
 }
 
 // ErrRunSettled is the cancellation cause of a run that ended by itself; its text appears in
@@ -109,15 +180,26 @@ type submission struct {
 var ErrRunSettled = errors.New("run_code settled")
 
 // New starts the bridge of one run. ctx is the outer call's context: cancelling it cancels
-// every in-flight sub-call with the same cause.
-func New(ctx context.Context, opts Options) *Bridge {
+// every in-flight sub-call with the same cause. New fails only for invalid options.
+func New(ctx context.Context, opts Options) (*Bridge, error) {
+	switch {
+	case opts.Executor == nil:
+		return nil, errors.New("bridge: Options.Executor is required")
+	case opts.MaxParallel < 0:
+		return nil, fmt.Errorf("bridge: Options.MaxParallel must be positive, got %d", opts.MaxParallel)
+	case opts.MaxParallel == 0:
+		opts.MaxParallel = DefaultMaxParallel
+	}
 	if opts.RootCallID == "" {
 		opts.RootCallID = opts.CallID
 	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
 	runCtx, cancel := context.WithCancelCause(ctx)
-	b := &Bridge{opts: opts, ctx: runCtx, cancel: cancel, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	b := &Bridge{opts: opts, outer: ctx, ctx: runCtx, cancel: cancel, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go b.lane()
-	return b
+	return b, nil
 }
 
 // Namespace returns the tools namespace for the runtime: one function per bound tool, and the
@@ -147,7 +229,7 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 			return
 		}
 		b.counter++
-		b.queue = append(b.queue, &submission{
+		b.pending = append(b.pending, &entry{
 			call: registry.Call{
 				CallID:     b.opts.CallID + ":code:" + strconv.Itoa(b.counter),
 				RootCallID: b.opts.RootCallID,
@@ -158,10 +240,15 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 			},
 			settle: settle,
 		})
-		select {
-		case b.wake <- struct{}{}:
-		default:
-		}
+		b.signal()
+	}
+}
+
+// signal tells the lane that the state changed.
+func (b *Bridge) signal() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -174,63 +261,221 @@ func (b *Bridge) overError(format string, args ...any) error {
 	return fmt.Errorf("run_code run is over (%s); "+format, append([]any{reason}, args...)...)
 }
 
-// lane dispatches submissions one at a time in submission order until Close.
+// lane is the driver: it commits settled calls and starts pending ones, in submission order,
+// until Close and everything submitted is committed or abandoned.
 func (b *Bridge) lane() {
 	defer close(b.done)
 	for {
 		b.mu.Lock()
-		if len(b.queue) == 0 {
-			closing := b.closing
-			b.mu.Unlock()
-			if closing {
-				return
+		if len(b.commits) > 0 && b.commits[0].settled {
+			e := b.commits[0]
+			b.commits = b.commits[1:]
+			if e.exclusive {
+				b.exclusiveActive = false
 			}
-			<-b.wake
+			b.mu.Unlock()
+			b.commit(e)
 			continue
 		}
-		s := b.queue[0]
-		b.queue = b.queue[1:]
+		if len(b.pending) > 0 {
+			// Only the lane removes from pending, so the head stays put while unlocked.
+			e := b.pending[0]
+			b.mu.Unlock()
+			if b.ctx.Err() != nil {
+				b.mu.Lock()
+				b.pending = b.pending[1:]
+				b.mu.Unlock()
+				e.settle(jsonv.Value{}, b.overError("%s tool call abandoned", e.call.Name))
+				continue
+			}
+			exclusive := b.opts.Executor.ExecutionMode(e.call) != registry.Parallel
+			b.mu.Lock()
+			capacity := !b.exclusiveActive && ((exclusive && b.running == 0) || (!exclusive && b.running < b.opts.MaxParallel))
+			if capacity {
+				e.exclusive = exclusive
+				b.exclusiveActive = exclusive
+				b.pending = b.pending[1:]
+				b.commits = append(b.commits, e)
+				b.mu.Unlock()
+				b.start(e)
+				continue
+			}
+		}
+		exit := b.closing && len(b.pending) == 0 && len(b.commits) == 0
 		b.mu.Unlock()
-		if b.ctx.Err() != nil {
-			s.settle(jsonv.Value{}, b.overError("%s tool call abandoned", s.call.Name))
-			continue
+		if exit {
+			return
 		}
-		b.dispatch(s)
+		// A change made after the inspection above left a token in wake.
+		<-b.wake
 	}
 }
 
-func (b *Bridge) dispatch(s *submission) {
-	c := s.call
+// start runs e's start stage on the lane: the start event, the pre-dispatch stages, and the
+// body's launch.
+func (b *Bridge) start(e *entry) {
+	c := e.call
 	b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments})
-	res := b.opts.Executor.Execute(b.ctx, c)
-	b.emit(Event{Type: EventSettle, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments, IsError: res.IsError, Content: res.Content})
+	e.prep = b.opts.Executor.Prepare(b.ctx, c)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !e.prep.NeedsDispatch() {
+		e.settled = true
+		return
+	}
+	b.running++
+	b.workers.Add(1)
+	go func() {
+		defer b.workers.Done()
+		e.prep.Dispatch()
+		b.mu.Lock()
+		e.settled = true
+		b.running--
+		b.mu.Unlock()
+		b.signal()
+	}()
+}
+
+// commit runs e's commit stage on the lane: post-execute, forwarding through the outer
+// invocation, the program's promise, and the settle event's log task.
+func (b *Bridge) commit(e *entry) {
+	res := e.prep.Finish()
+	b.forward(res)
 	switch {
 	case b.ctx.Err() != nil:
-		s.settle(jsonv.Value{}, b.overError("%s result discarded", c.Name))
+		e.settle(jsonv.Value{}, b.overError("%s result discarded", e.call.Name))
 	case res.IsError:
-		s.settle(jsonv.Value{}, errors.New(res.Err.Message))
+		msg := registry.TextOf(res.Content)
+		if res.Err != nil {
+			msg = res.Err.Message
+		}
+		e.settle(jsonv.Value{}, errors.New(msg))
 	default:
-		s.settle(res.Value, nil)
+		e.settle(res.Value, nil)
 	}
+	b.log(e, res)
+}
+
+// forward carries what the model should see of res through the outer invocation.
+func (b *Bridge) forward(res registry.Result) {
+	outer := b.opts.Outer
+	if outer == nil {
+		return
+	}
+	if !res.IsError && hasImage(res.Content) {
+		outer.DeferContext(registry.ContextMessage{Source: ContextSource, Content: res.Content})
+	}
+	for _, m := range res.AdditionalContexts {
+		outer.DeferContext(m)
+	}
+	if !res.IsError && res.ConcludesTurn {
+		outer.ConcludeTurn()
+	}
+}
+
+func hasImage(blocks []registry.Content) bool {
+	for _, c := range blocks {
+		if c.Type == "image" {
+			return true
+		}
+	}
+	return false
+}
+
+// log emits e's settle event. Without listeners it emits at once, on the lane; otherwise it
+// starts a log task that runs the waterfall and emits after every earlier task has emitted,
+// and then, while more than MaxParallel tasks are pending, waits for the oldest.
+func (b *Bridge) log(e *entry, res registry.Result) {
+	c := e.call
+	ev := Event{Type: EventSettle, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments, IsError: res.IsError, Content: res.Content}
+	if len(b.opts.LogListeners) == 0 {
+		b.emit(ev)
+		return
+	}
+	prev, done := b.lastLog, make(chan struct{})
+	b.lastLog = done
+	b.workers.Add(1)
+	go func() {
+		defer b.workers.Done()
+		defer close(done)
+		ev.Content = b.waterfall(LogEntry{
+			CallID: b.opts.CallID, RootCallID: c.RootCallID, SubCallID: c.CallID, Name: c.Name,
+			Arguments: c.Arguments, IsError: res.IsError, Content: append([]registry.Content(nil), res.Content...),
+		})
+		if prev != nil {
+			<-prev
+		}
+		b.emit(ev)
+	}()
+	b.logs = append(b.logs, done)
+	for len(b.logs) > 0 && isClosed(b.logs[0]) {
+		b.logs = b.logs[1:]
+	}
+	for len(b.logs) > b.opts.MaxParallel {
+		<-b.logs[0]
+		b.logs = b.logs[1:]
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// waterfall runs the log listeners over entry and returns the content to log: the original
+// content when a listener panics.
+func (b *Bridge) waterfall(entry LogEntry) (content []registry.Content) {
+	defer func() {
+		if x := recover(); x != nil {
+			b.opts.Logger.Warn(fmt.Sprintf("code-dispatch-log listener failed for %s: %v; logging the original settled content", entry.Name, x))
+			content = entry.Content
+		}
+	}()
+	ls := b.opts.LogListeners
+	var next func(i int) []registry.Content
+	next = func(i int) []registry.Content {
+		if i == len(ls) {
+			return append([]registry.Content(nil), entry.Content...)
+		}
+		var memo []registry.Content
+		called := false
+		rest := func() []registry.Content {
+			if !called {
+				memo, called = next(i+1), true
+			}
+			return append([]registry.Content(nil), memo...)
+		}
+		if out := ls[i](b.outer, entry, rest); out != nil {
+			return out
+		}
+		return rest()
+	}
+	return next(0)
 }
 
 func (b *Bridge) emit(e Event) {
-	if b.opts.Events != nil {
-		b.opts.Events(e)
+	if b.opts.Events == nil {
+		return
 	}
+	b.emitMu.Lock()
+	defer b.emitMu.Unlock()
+	b.opts.Events(e)
 }
 
 // Close ends the run: later calls are rejected as not dispatched, queued ones are abandoned,
-// the in-flight one is cancelled (cause ErrRunSettled, or the outer cause when the outer context
-// was cancelled first) and awaited together with its settle event. Close is idempotent.
+// in-flight ones are cancelled (cause ErrRunSettled, or the outer cause when the outer context
+// was cancelled first), awaited and committed in order, and every settle event has been
+// emitted when Close returns. Close is idempotent.
 func (b *Bridge) Close() {
 	b.cancel(ErrRunSettled)
 	b.mu.Lock()
 	b.closing = true
+	b.signal()
 	b.mu.Unlock()
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
 	<-b.done
+	b.workers.Wait()
 }

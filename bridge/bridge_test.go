@@ -90,7 +90,10 @@ func TestSubCallsAreNumberedTaggedAndLoggedInOrder(t *testing.T) {
 	reg := newRegistry(t, echo, probe, outerTool)
 	reg.Execute(context.Background(), registry.Call{CallID: "call-1", Name: "outer", Arguments: jsonv.MustParse(`{}`)})
 	rec := &recorder{}
-	b := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "call-1", Token: outer, Tools: []string{"echo", "probe"}, Events: rec.record})
+	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "call-1", Token: outer, Tools: []string{"echo", "probe"}, Events: rec.record})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ns := b.Namespace()
 	one, two := call(ns, "echo", `{"value":"one"}`), call(ns, "echo", `{"value":"two"}`)
 	<-one.done
@@ -125,7 +128,10 @@ func TestFailuresReachTheProgramAsMessages(t *testing.T) {
 		return jsonv.Value{}, errors.New("deliberate failure")
 	}})
 	rec := &recorder{}
-	b := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"fail"}, Events: rec.record})
+	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"fail"}, Events: rec.record})
+	if err != nil {
+		t.Fatal(err)
+	}
 	o := call(b.Namespace(), "fail", `{}`)
 	<-o.done
 	b.Close()
@@ -146,7 +152,10 @@ func TestCloseCancelsInFlightAbandonsQueuedAndRefusesLaterCalls(t *testing.T) {
 	}}
 	reg := newRegistry(t, slow, echo)
 	rec := &recorder{}
-	b := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
+	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ns := b.Namespace()
 	inFlight := call(ns, "slow", `{}`)
 	queued := call(ns, "echo", `{"value":"x"}`)
@@ -178,7 +187,10 @@ func TestCloseCancelsInFlightAbandonsQueuedAndRefusesLaterCalls(t *testing.T) {
 func TestOuterCancellationCauseNamesTheReason(t *testing.T) {
 	reg := newRegistry(t, echo)
 	ctx, cancel := context.WithCancelCause(context.Background())
-	b := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
+	b, err := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cancel(fmt.Errorf("user pressed stop"))
 	o := call(b.Namespace(), "echo", `{"value":"x"}`)
 	<-o.done

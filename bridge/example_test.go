@@ -19,7 +19,7 @@ func Example() {
 	}})
 	rt, _ := jsruntime.New(jsruntime.Config{})
 
-	b := bridge.New(context.Background(), bridge.Options{
+	b, _ := bridge.New(context.Background(), bridge.Options{
 		Executor: reg,
 		CallID:   "call-7",
 		Tools:    []string{"echo"},

@@ -39,6 +39,9 @@ func benchRegistry(b *testing.B, n int) *registry.Registry {
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
 		b.Fatal(err)
 	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		b.Fatal(err)
+	}
 	return reg
 }
 

@@ -33,6 +33,13 @@ type Options struct {
 	// PromptSectionFor presents the tools compactly (names and summaries, with the catalog
 	// helpers for the rest). Zero means DefaultCompactAbove; negative never compacts.
 	CompactAbove int
+	// MaxParallelSubCalls is how many concurrency-safe sub-calls of one run may run at once.
+	// Zero means bridge.DefaultMaxParallel (10); 1 makes every run fully serial; negative is
+	// invalid.
+	MaxParallelSubCalls int
+	// DispatchLog is the dispatch-log waterfall of every run: it shapes the content each
+	// code-dispatch event carries (see bridge.LogFunc).
+	DispatchLog []bridge.LogFunc
 }
 
 // Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
@@ -40,6 +47,9 @@ type Options struct {
 func Install(reg *registry.Registry, opts Options) error {
 	if opts.Runtime == nil {
 		return errors.New("codemode: Options.Runtime is required")
+	}
+	if opts.MaxParallelSubCalls < 0 {
+		return errors.New("maxParallelSubCalls must be a positive integer")
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetCompact)
@@ -106,12 +116,16 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	for i, s := range schemas {
 		names[i] = s.Name
 	}
-	b := bridge.New(ctx, bridge.Options{
+	b, err := bridge.New(ctx, bridge.Options{
 		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
-		Tools: names, Events: cm.opts.Events,
+		Tools: names, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
+		Outer: inv, LogListeners: cm.opts.DispatchLog,
 	})
-	// Close drains the sub-calls (abandons queued ones, awaits the in-flight one and its settle
-	// event) whatever happens to the run, so no sub-call outlives run_code.
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	// Close drains the sub-calls (abandons queued ones, awaits and commits the in-flight ones,
+	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code.
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
 	if cm.compactFor(inv.Scope, schemas) {

@@ -36,6 +36,9 @@ func setup(t *testing.T, cfg jsruntime.Config, events func(bridge.Event), tools 
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events}); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 

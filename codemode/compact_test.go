@@ -29,6 +29,9 @@ func compactRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt, CompactAbove: 1}); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 

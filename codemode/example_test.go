@@ -27,6 +27,7 @@ func Example() {
 	})
 	rt, _ := jsruntime.New(jsruntime.Config{})
 	codemode.Install(reg, codemode.Options{Runtime: rt})
+	reg.SetDefaultPresentation(registry.PresentCode)
 
 	fmt.Println(strings.Contains(codemode.PromptSection(reg), "square: number;"))
 	res := reg.Execute(context.Background(), registry.Call{

@@ -142,7 +142,10 @@ func (p *Prepared) Execution() Execution { return p.exec }
 func (p *Prepared) NeedsDispatch() bool { return p.stage == stageDispatch }
 
 // Prepare creates the execution and runs the pre-dispatch policy: the pre-execute waterfall,
-// approval, and guards.
+// approval, and guards. A direct call (no Parent) of a visible tool other than the transport in
+// a scope whose presentation is exactly PresentCode ends at creation, before any policy, with
+// UNKNOWN_TOOL and a hint to call the tool from a program; undefined arguments and an already
+// cancelled caller take precedence.
 func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	if call.RootCallID == "" {
 		call.RootCallID = call.CallID
@@ -168,6 +171,7 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	if e := r.resolve(call.Name, call.Scope); e != nil {
 		p.finalize = e.tool.FinalizeContent
 	}
+	collapsed := r.collapses(call)
 	r.mu.RUnlock()
 
 	switch {
@@ -176,6 +180,10 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 		return p
 	case ctx.Err() != nil:
 		p.finish(stageFinal, abortedBeforeDispatch(ctx))
+		return p
+	case collapsed:
+		// The executor collapse: under PresentCode only the transport is callable directly.
+		p.finish(stageFinal, errorResult(collapseError(call.Name)))
 		return p
 	}
 
@@ -341,7 +349,11 @@ func (p *Prepared) body(ctx context.Context) Result {
 	r := p.r
 	r.mu.RLock()
 	e := r.resolve(p.exec.Name, p.exec.Scope)
+	mode := r.presentationOf(p.exec.Scope)
 	r.mu.RUnlock()
+	if e == nil && p.exec.Name == ReservedName && mode != PresentNative {
+		return errorResult(missingRuntimeError(mode))
+	}
 	if e == nil {
 		return errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", p.exec.Name)})
 	}

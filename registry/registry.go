@@ -18,8 +18,9 @@
 //
 // Tools are registered globally or in a Scope (an agent, or a preset standing above agents);
 // scoped tools shadow inherited ones, and a scope's restrictions filter what it inherits. The
-// registry knows nothing about Code Mode except the parent token a nested call carries and the
-// reserved transport name run_code.
+// registry knows nothing about Code Mode except the parent token a nested call carries, the
+// reserved transport name run_code, and each scope's Presentation: whether the transport is
+// offered (code, both) and whether direct calls of other tools are refused (code).
 package registry
 
 import (
@@ -159,6 +160,8 @@ type Registry struct {
 	global    layer
 	transport *entry
 	approver  Approver
+	// presentation is the default Presentation (SetDefaultPresentation); empty means native.
+	presentation Presentation
 
 	guards    []*hook[GuardFunc]
 	pre       []*hook[PreExecuteFunc]
@@ -285,8 +288,8 @@ func (r *Registry) layerOf(s *Scope) *layer {
 }
 
 // InstallTransport installs the Code Mode transport, whose name must be ReservedName. It is
-// visible in every scope, after every other tool, and no restriction or scoped registration
-// can hide it. It can be installed once.
+// visible in every scope whose presentation (PresentationOf) is not PresentNative, after every
+// other tool, and no restriction or scoped registration can hide it. It can be installed once.
 func (r *Registry) InstallTransport(t Tool) error {
 	if t.Name != ReservedName {
 		return invalidDefinition("the transport must be named %q, not %q", ReservedName, t.Name)
@@ -336,7 +339,8 @@ func newEntry(t Tool) (*entry, error) {
 }
 
 // Get returns the tool named name as scope sees it (nil: the global view): a scoped tool
-// shadows an inherited one, and a restricted-away tool is absent.
+// shadows an inherited one, a restricted-away tool is absent, and the transport is present only
+// when the scope's presentation is not native. Other tools are listed whatever the presentation.
 func (r *Registry) Get(name string, scope *Scope) (Tool, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -350,6 +354,9 @@ func (r *Registry) Get(name string, scope *Scope) (Tool, bool) {
 // resolve finds the entry name resolves to in scope. Callers hold r.mu.
 func (r *Registry) resolve(name string, s *Scope) *entry {
 	if name == ReservedName {
+		if r.presentationOf(s) == PresentNative {
+			return nil
+		}
 		return r.transport
 	}
 	for ; s != nil; s = s.parent {
@@ -365,10 +372,10 @@ func (r *Registry) resolve(name string, s *Scope) *entry {
 
 // visible returns the entries scope sees, in order: inherited tools in their order (a
 // shadowing registration takes the shadowed tool's place), then the scope's new names, then
-// the transport. Callers hold r.mu.
+// the transport when the scope's presentation is not native. Callers hold r.mu.
 func (r *Registry) visible(s *Scope) []*entry {
 	list := r.visibleTools(s)
-	if r.transport != nil {
+	if r.transport != nil && r.presentationOf(s) != PresentNative {
 		list = append(list, r.transport)
 	}
 	return list
@@ -405,7 +412,9 @@ func containsEntry(list []*entry, e *entry) bool {
 }
 
 // Schemas returns the model-facing projection of every tool scope sees (nil: the global view),
-// in order, the transport last. The values are immutable.
+// in order, the transport last when the scope's presentation is not native. It lists the other
+// tools whatever the presentation; a model's tool list is codemode.WireSchemas. The values are
+// immutable.
 func (r *Registry) Schemas(scope *Scope) []Schema {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -443,12 +452,14 @@ func (e *entry) schema() Schema {
 
 // ExecutionMode classifies call: Parallel only when the tool call.Scope resolves has a
 // classifier that returns true for arguments that pass validation; otherwise Exclusive
-// (unknown, restricted-away, unclassified, panicking or invalid).
+// (unknown, restricted-away, unclassified, panicking, invalid, or a direct call the scope's
+// PresentCode presentation refuses).
 func (r *Registry) ExecutionMode(call Call) Mode {
 	r.mu.RLock()
 	e := r.resolve(call.Name, call.Scope)
+	collapsed := r.collapses(call)
 	r.mu.RUnlock()
-	if e == nil || e.tool.ConcurrencySafe == nil || !call.Arguments.IsDefined() {
+	if e == nil || collapsed || e.tool.ConcurrencySafe == nil || !call.Arguments.IsDefined() {
 		return Exclusive
 	}
 	if len(e.params.violations(call.Arguments, "arguments")) > 0 {
@@ -466,8 +477,9 @@ func (r *Registry) ExecutionMode(call Call) Mode {
 }
 
 // OnChange registers fn to be called after the tools visible somewhere changed: a registration,
-// an unregistration, a restriction or its removal, the transport's installation. scope is the
-// layer that changed (nil: global). fn runs synchronously; a panic in it is contained. The
+// an unregistration, a restriction or its removal, the transport's installation, a presentation
+// declared or removed (PresentAs) or a new default (SetDefaultPresentation). scope is the layer
+// that changed (nil: global). fn runs synchronously; a panic in it is contained. The
 // returned function removes fn.
 func (r *Registry) OnChange(fn func(scope *Scope)) (remove func()) {
 	return addHook(r, &r.changes, fn)

@@ -171,6 +171,9 @@ func TestSchemasListsToolsInOrderWithTheTransportLast(t *testing.T) {
 	if err := reg.InstallTransport(registry.Tool{Name: registry.ReservedName, Output: registry.AnyOutput(), Execute: exec}); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.SetDefaultPresentation(registry.PresentBoth); err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, s := range reg.Schemas(nil) {
 		names = append(names, s.Name)

@@ -17,6 +17,7 @@ type Scope struct {
 	own          layer
 	restrictions []*Restriction
 	guards       []*hook[GuardFunc]
+	presentation *presentDecl // PresentAs's declaration; nil: inherited
 }
 
 // NewScope returns a scope under parent (nil: directly under the global layer). name labels

@@ -64,6 +64,9 @@ func TestRestrictionsFilterWhatAScopeInherits(t *testing.T) {
 	if err := reg.InstallTransport(named(registry.ReservedName, "transport")); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.SetDefaultPresentation(registry.PresentBoth); err != nil {
+		t.Fatal(err)
+	}
 	agent := reg.NewScope("agent", nil)
 	if _, err := agent.Register(named("own", "o")); err != nil {
 		t.Fatal(err)

@@ -184,7 +184,10 @@ func (c *cli) runCmd(args []string) (int, error) {
 		defer f.Close()
 		trace = &traceWriter{w: f}
 	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: trace.event}); err != nil {
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: trace.event, MaxParallelSubCalls: lim.maxParallel}); err != nil {
+		return 0, err
+	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		return 0, err
 	}
 	res := reg.Execute(c.ctx, registry.Call{

@@ -1,7 +1,7 @@
 // Command embed shows runcode embedded in a Go program: two tools defined in Go (one with
-// explicit JSON Schemas, one typed with Go structs), the run_code tool installed beside them,
-// and one TypeScript program that calls both, run through the same registry call an agent's
-// model would make.
+// explicit JSON Schemas, one typed with Go structs), the run_code tool installed beside them and
+// presented as code (the prompt and tool list a model would be sent), and one TypeScript program
+// that calls both, run through the same registry call an agent's model would make.
 //
 //	go run ./examples/embed
 package main
@@ -102,9 +102,23 @@ func run(w io.Writer) error {
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
 		return err
 	}
+	// Present the tools as code only: the model calls run_code, and programs call the tools.
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		return err
+	}
 
 	// What the model would read in its system prompt:
-	fmt.Fprintln(w, codemode.PromptSection(reg))
+	sections, err := codemode.Sections(reg, nil, codemode.SectionOptions{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, codemode.RenderPrompt(sections))
+	fmt.Fprintln(w)
+
+	// The tools the model is offered:
+	for _, s := range codemode.WireSchemas(reg, nil) {
+		fmt.Fprintln(w, "tool:", s.Name)
+	}
 	fmt.Fprintln(w)
 
 	// What the model's run_code call returns:
