@@ -203,3 +203,21 @@ func TestPromptSectionDeclaresTheCallableTools(t *testing.T) {
 		t.Fatalf("run_code schema = %+v", last)
 	}
 }
+
+func TestRenderingOfDeeplyNestedResults(t *testing.T) {
+	const depth = 5000
+	v, err := jsonv.ParseString(strings.Repeat("[", depth) + strings.Repeat("]", depth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := codemode.RenderText(jsonv.ObjectValue(jsonv.Member{Key: "logs", Value: jsonv.ArrayValue()}, jsonv.Member{Key: "result", Value: v}))
+	if !strings.HasPrefix(text, "[\n  [\n    [") || !strings.HasSuffix(text, "]") || len(text) >= 11000 {
+		t.Fatalf("5000 nested arrays render as %d bytes starting %q", len(text), text[:min(len(text), 20)])
+	}
+	// Through a real run: the program builds the value, the renderer compacts beyond depth five.
+	reg := setup(t, jsruntime.Config{}, nil)
+	res := runCode(reg, `let v = []; for (let i = 1; i < 5000; i++) v = [v]; return v`)
+	if res.IsError || res.Content[0].Text != text {
+		t.Fatalf("run: %v, text of %d bytes", res.Err, len(res.Content[0].Text))
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // invoke runs the CLI in-process and returns its exit status, stdout and stderr.
@@ -339,5 +341,48 @@ func TestProcessIsolation(t *testing.T) {
 	code, out, _ = invoke(t, `console.log("before"); let s = "x"; for (;;) s += s;`, append(args, "--memory", "256MiB", "-")...)
 	if code != exitFailed || !strings.HasPrefix(out, "Error: code run failed (") || !strings.Contains(out, "Captured output:\nbefore") {
 		t.Fatalf("memory bomb: exit %d, stdout %q", code, out)
+	}
+}
+
+// Under Promise.all, concurrency-safe manifest tools overlap up to --max-parallel; the trace
+// shows every start before the settles when they overlap, and start, settle pairs when
+// --max-parallel is 1. Settle events stay in submission order either way.
+func TestTraceOfPromiseAllHonoursMaxParallel(t *testing.T) {
+	dir := fixture(t, map[string]string{
+		"tools.json": `{"tools":[{"name":"nap","concurrencySafe":true,"output":{"type":"number"},
+			"command":["sh","-c","sleep 0.2; cat >/dev/null; echo 1"]}]}`,
+		"all.ts": `const r = await Promise.all([1, 2, 3].map((i) => tools.nap({ i }))); return r.length`,
+	})
+	for _, c := range []struct {
+		parallel string
+		want     string
+	}{
+		{"3", "start:1 start:2 start:3 settle:1 settle:2 settle:3"},
+		{"1", "start:1 settle:1 start:2 settle:2 start:3 settle:3"},
+	} {
+		trace := filepath.Join(dir, "trace-"+c.parallel+".jsonl")
+		code, out, errOut := invoke(t, "", "run", "--max-parallel", c.parallel, "--trace", trace, "--tools", filepath.Join(dir, "tools.json"), filepath.Join(dir, "all.ts"))
+		if code != exitOK || out != "3\n" {
+			t.Fatalf("--max-parallel %s: exit %d, stdout %q, stderr %q", c.parallel, code, out, errOut)
+		}
+		data, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			v, err := jsonv.ParseString(line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kind := "settle"
+			if v.Lookup("type").AsString() == "code-dispatch-start" {
+				kind = "start"
+			}
+			order = append(order, kind+":"+strings.TrimPrefix(v.Lookup("subCallId").AsString(), "run-1:code:"))
+		}
+		if got := strings.Join(order, " "); got != c.want {
+			t.Errorf("--max-parallel %s: trace order %s, want %s", c.parallel, got, c.want)
+		}
 	}
 }
