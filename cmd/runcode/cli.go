@@ -19,6 +19,7 @@ import (
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/sdkgen"
 	"github.com/runcode-dev/runcode/toolsets/command"
@@ -31,10 +32,13 @@ Usage:
   runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
   runcode tools [SOURCES] [--json]                                    list the tools
+  runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR)            an MCP server whose one tool is run_code
   runcode version
 
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
   --tools FILE      a tool manifest (JSON, or YAML for .yaml/.yml); repeatable
+  --mcp 'CMD ARG…'  an MCP server started as a subprocess over stdio; repeatable
+  --mcp-url URL     an MCP server over streamable HTTP; repeatable
   --workspace DIR   the built-in workspace file tools rooted at DIR
 
 Run "runcode CMD --help" for the flags of a command.
@@ -71,6 +75,8 @@ func (c *cli) main(args []string) int {
 		err = c.sdkCmd(args[1:])
 	case "tools":
 		err = c.toolsCmd(args[1:])
+	case "serve":
+		code, err = c.serveCmd(args[1:])
 	case "version":
 		fmt.Fprintln(c.stdout, "runcode", version())
 	default:
@@ -369,16 +375,24 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 // sources are the tool sources of one invocation.
 type sources struct {
 	manifests stringList
+	mcp       stringList // commands, in shell words
+	mcpURLs   stringList
 	workspace string
 }
 
+// mcpConnectTimeout bounds starting, initializing and listing one MCP server.
+const mcpConnectTimeout = 30 * time.Second
+
 func (s *sources) register(fs *flag.FlagSet) {
 	fs.Var(&s.manifests, "tools", "a tool manifest `FILE` (JSON, or YAML for .yaml/.yml); repeatable")
+	fs.Var(&s.mcp, "mcp", "an MCP server started as `'CMD ARG…'` (shell words) over stdio; repeatable")
+	fs.Var(&s.mcpURLs, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
 	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
 }
 
 // load builds a registry from the sources; with none given, the workspace of the current
-// directory. A tool name defined by two sources is an error naming both.
+// directory. A tool name defined by two sources is an error naming both. MCP servers are
+// connected here and closed by the returned function.
 func (s *sources) load() (*registry.Registry, func(), error) {
 	type sourced struct {
 		label string
@@ -398,7 +412,33 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		}
 		all = append(all, sourced{"manifest " + m, tools})
 	}
-	if s.workspace != "" || len(s.manifests) == 0 {
+	var mcpSources []mcptools.Source
+	for _, line := range s.mcp {
+		argv, err := splitWords(line)
+		if err != nil {
+			closeAll()
+			return nil, nil, &usageError{fmt.Sprintf("--mcp %q: %v", line, err)}
+		}
+		if len(argv) == 0 {
+			closeAll()
+			return nil, nil, &usageError{"--mcp needs a command"}
+		}
+		mcpSources = append(mcpSources, mcptools.Source{Command: argv})
+	}
+	for _, u := range s.mcpURLs {
+		mcpSources = append(mcpSources, mcptools.Source{URL: u})
+	}
+	for _, src := range mcpSources {
+		srv, err := connectMCP(src)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, srv.Close)
+		label := fmt.Sprintf("MCP server %q", srv.Name())
+		all = append(all, sourced{label, srv.Tools()})
+	}
+	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
 		dir := s.workspace
 		if dir == "" {
 			dir = "."
@@ -426,6 +466,77 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		}
 	}
 	return reg, closeAll, nil
+}
+
+// connectMCP starts or dials one MCP server, bounded by mcpConnectTimeout.
+func connectMCP(src mcptools.Source) (*mcptools.Server, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), mcpConnectTimeout)
+	defer cancel()
+	return mcptools.Connect(ctx, src)
+}
+
+// splitWords splits a command line into words the way a POSIX shell does for plain words:
+// blanks separate words; 'single quotes' keep everything literally; "double quotes" keep
+// everything but a backslash before one of $ ` " \ or a newline; outside quotes a backslash
+// keeps the next character. There is no expansion of variables, globs or substitutions.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\\':
+			inWord = true
+			if i+1 == len(s) {
+				return nil, errors.New("trailing backslash")
+			}
+			i++
+			if s[i] != '\n' { // backslash-newline is a line continuation
+				cur.WriteByte(s[i])
+			}
+		case c == '\'':
+			inWord = true
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+		case c == '"':
+			inWord = true
+			closed := false
+			for i++; i < len(s); i++ {
+				if s[i] == '"' {
+					closed = true
+					break
+				}
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					i++
+					if s[i] == '\n' {
+						continue
+					}
+				}
+				cur.WriteByte(s[i])
+			}
+			if !closed {
+				return nil, errors.New("unterminated double quote")
+			}
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
 }
 
 // limits are the run limits.

@@ -1,0 +1,432 @@
+package mcptools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// DefaultCallTimeout bounds one tool call when Source.CallTimeout is zero.
+const DefaultCallTimeout = 60 * time.Second
+
+// Source is one MCP server to import: a command started as a subprocess and spoken to over
+// stdio, or the URL of a streamable HTTP endpoint. Exactly one of Command and URL is set.
+type Source struct {
+	// Command is the program and its arguments (stdio transport).
+	Command []string
+	// URL is a streamable HTTP endpoint.
+	URL string
+	// Prefix, optional, is put before every tool name ("memory." makes "memory.read_graph").
+	Prefix string
+	// Name labels the server in messages; empty means the base name of Command[0], or the
+	// URL's host.
+	Name string
+	// CallTimeout bounds one tool call (registry.Tool.Timeout); zero means DefaultCallTimeout.
+	CallTimeout time.Duration
+	// OnToolsChanged, when set, is called after the server announced that its tool list
+	// changed (notifications/tools/list_changed) and Refresh listed the new set. It runs on a
+	// goroutine the Server owns, one call at a time, never after Close returns. A long-lived
+	// host re-registers there: it calls the unregister function of the previous set and
+	// registers the new one. A failed re-listing is reported with a nil tool set.
+	OnToolsChanged func(tools []registry.Tool, err error)
+}
+
+// Server is a connected MCP server whose tools are registry tools. Its methods are safe for
+// concurrent use.
+type Server struct {
+	src     Source
+	label   string // MCP server "name" (command or URL)
+	session *mcp.ClientSession
+	raw     *tap // nil for HTTP
+	stderr  *tail
+
+	mu    sync.Mutex
+	tools []registry.Tool
+
+	images  sync.Map // registry.Token → []registry.Content of a successful call with images
+	nextRef atomic.Uint64
+
+	changed chan struct{}
+	done    chan struct{}
+	wg      sync.WaitGroup
+	closed  sync.Once
+	err     error
+}
+
+// Connect starts (Command) or dials (URL) the server, initializes the session and lists its
+// tools, following pagination. ctx bounds these steps only; the session lives until Close.
+// Errors name the server and the cause.
+func Connect(ctx context.Context, src Source) (*Server, error) {
+	s := &Server{src: src, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	if s.src.CallTimeout <= 0 {
+		s.src.CallTimeout = DefaultCallTimeout
+	}
+	var transport mcp.Transport
+	switch {
+	case len(src.Command) > 0 && src.URL != "":
+		return nil, errors.New("MCP source: set either a command or a URL, not both")
+	case len(src.Command) > 0:
+		if s.src.Name == "" {
+			s.src.Name = filepath.Base(src.Command[0])
+		}
+		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " "))
+		cmd := exec.Command(src.Command[0], src.Command[1:]...)
+		s.stderr = &tail{max: 2048}
+		cmd.Stderr = s.stderr
+		s.raw = &tap{wanted: map[string][]byte{}, pending: map[jsonrpc.ID]string{}, toolDefs: map[string]jsonv.Value{}}
+		transport = &tapTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, tap: s.raw}
+	case src.URL != "":
+		u, err := url.Parse(src.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return nil, fmt.Errorf("MCP server %s: not an http(s) URL", src.URL)
+		}
+		if s.src.Name == "" {
+			s.src.Name = u.Host
+		}
+		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, src.URL)
+		transport = &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2}
+	default:
+		return nil, errors.New("MCP source: no command or URL")
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "runcode", Version: "1"}, &mcp.ClientOptions{
+		// No roots: a server must not narrow what it was configured with to an empty root list.
+		Capabilities: &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case s.changed <- struct{}{}:
+			default: // a refresh is already due
+			}
+		},
+	})
+	session, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, s.connectError("cannot start", err)
+	}
+	s.session = session
+	tools, err := s.list(ctx)
+	if err != nil {
+		session.Close()
+		return nil, s.connectError("cannot list tools", err)
+	}
+	s.tools = tools
+	if src.OnToolsChanged != nil {
+		s.wg.Add(1)
+		go s.watch()
+	}
+	return s, nil
+}
+
+// connectError names the server, the step and the cause, with the tail of its stderr.
+func (s *Server) connectError(step string, err error) error {
+	msg := fmt.Sprintf("%s: %s: %v", s.label, step, err)
+	if s.stderr != nil {
+		if t := strings.TrimSpace(s.stderr.String()); t != "" {
+			msg += "\nstderr: " + t
+		}
+	}
+	return &registry.Error{Message: msg, Err: err}
+}
+
+// Name returns the server's label.
+func (s *Server) Name() string { return s.src.Name }
+
+// Tools returns one registry tool per MCP tool, as last listed.
+func (s *Server) Tools() []registry.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]registry.Tool(nil), s.tools...)
+}
+
+// Refresh lists the server's tools again and returns the new set (which Tools returns from
+// then on). Registering it is the caller's business: unregister the previous set, register
+// this one.
+func (s *Server) Refresh(ctx context.Context) ([]registry.Tool, error) {
+	tools, err := s.list(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot list tools: %w", s.label, err)
+	}
+	s.mu.Lock()
+	s.tools = tools
+	s.mu.Unlock()
+	return append([]registry.Tool(nil), tools...), nil
+}
+
+// watch refreshes the tool set on every list_changed notification until Close.
+func (s *Server) watch() {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.changed:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), s.src.CallTimeout)
+		go func() { // ends the listing when Close is called
+			select {
+			case <-s.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		tools, err := s.Refresh(ctx)
+		cancel()
+		select {
+		case <-s.done:
+			return
+		default:
+		}
+		s.src.OnToolsChanged(tools, err)
+	}
+}
+
+// Close ends the session and, for a command, the subprocess (stdin is closed, then it is
+// terminated if it does not exit), and waits for them. Calls in flight fail.
+func (s *Server) Close() error {
+	s.closed.Do(func() {
+		close(s.done)
+		s.err = s.session.Close()
+		s.wg.Wait()
+		if s.err != nil && s.stderr != nil {
+			// A server killed by the closing signal is not a failure worth reporting.
+			var ee *exec.ExitError
+			if errors.As(s.err, &ee) {
+				s.err = nil
+			}
+		}
+	})
+	return s.err
+}
+
+// list lists every tool (following pagination) and converts them.
+func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
+	var tools []registry.Tool
+	for mt, err := range s.session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		def, ok := s.raw.toolDef(mt.Name)
+		if !ok {
+			def, err = toValue(mt)
+			if err != nil {
+				return nil, fmt.Errorf("tool %q: %w", mt.Name, err)
+			}
+		}
+		t, err := s.tool(def)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// call runs one MCP tool call and converts its result.
+func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string) (jsonv.Value, error) {
+	ref := strconv.FormatUint(s.nextRef.Add(1), 10)
+	params := &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(jsonv.AppendJSON(nil, inv.Arguments))}
+	if s.raw != nil {
+		params.Meta = mcp.Meta{refKey: ref}
+		s.raw.want(ref)
+	}
+	res, err := s.session.CallTool(ctx, params)
+	var raw []byte
+	if s.raw != nil {
+		raw = s.raw.take(ref)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return jsonv.Value{}, ctx.Err()
+		}
+		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return jsonv.Value{}, &registry.Error{Message: s.label + ": connection closed", Err: err}
+		}
+		return jsonv.Value{}, &registry.Error{Message: fmt.Sprintf("%s: %v", s.label, err), Err: err}
+	}
+	var v jsonv.Value
+	if raw != nil {
+		v, err = jsonv.Parse(raw)
+	}
+	if raw == nil || err != nil {
+		if v, err = toValue(res); err != nil {
+			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, err)
+		}
+	}
+	out := convertResult(v)
+	if out.isError {
+		return jsonv.Value{}, errors.New(out.errorText)
+	}
+	if out.hasImage {
+		s.images.Store(inv.Token, out.content)
+	}
+	return out.value, nil
+}
+
+// finalize puts an image-bearing call's MCP content in place of the rendered value.
+func (s *Server) finalize(exec registry.Execution, res registry.Result) []registry.Content {
+	c, ok := s.images.LoadAndDelete(exec.Token)
+	if !ok || res.IsError {
+		return nil
+	}
+	return c.([]registry.Content)
+}
+
+// refKey is the _meta key that ties a tools/call request to its raw response.
+const refKey = "dev.runcode/ref"
+
+// tapTransport wraps a stdio transport to keep the raw JSON of tools/list and tools/call
+// results: the SDK decodes them into Go maps, which lose the server's key order.
+type tapTransport struct {
+	inner mcp.Transport
+	tap   *tap
+}
+
+// Connect connects the inner transport and wraps its connection.
+func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &tapConn{Connection: c, tap: t.tap}, nil
+}
+
+// tap records raw results. The zero of its maps is not usable: Connect makes them.
+type tap struct {
+	mu       sync.Mutex
+	pending  map[jsonrpc.ID]string // request id → ref ("" for tools/list)
+	wanted   map[string][]byte     // ref → raw result, nil until it arrives
+	toolDefs map[string]jsonv.Value
+}
+
+func (t *tap) want(ref string) {
+	t.mu.Lock()
+	t.wanted[ref] = nil
+	t.mu.Unlock()
+}
+
+func (t *tap) take(ref string) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	raw := t.wanted[ref]
+	delete(t.wanted, ref)
+	return raw
+}
+
+func (t *tap) toolDef(name string) (jsonv.Value, bool) {
+	if t == nil {
+		return jsonv.Value{}, false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v, ok := t.toolDefs[name]
+	return v, ok
+}
+
+// tapConn is a connection whose traffic the tap watches.
+type tapConn struct {
+	mcp.Connection
+	tap *tap
+}
+
+// Write notes the ids of tools/list and tools/call requests.
+func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		switch req.Method {
+		case "tools/list":
+			c.tap.mu.Lock()
+			c.tap.pending[req.ID] = ""
+			c.tap.mu.Unlock()
+		case "tools/call":
+			if p, err := jsonv.Parse(req.Params); err == nil {
+				if ref := p.Lookup("_meta").Lookup(refKey); ref.Kind() == jsonv.String {
+					c.tap.mu.Lock()
+					c.tap.pending[req.ID] = ref.AsString()
+					c.tap.mu.Unlock()
+				}
+			}
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// Read keeps the raw results of the noted requests.
+func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	resp, ok := msg.(*jsonrpc.Response)
+	if err != nil || !ok {
+		return msg, err
+	}
+	c.tap.mu.Lock()
+	defer c.tap.mu.Unlock()
+	ref, ok := c.tap.pending[resp.ID]
+	if !ok {
+		return msg, err
+	}
+	delete(c.tap.pending, resp.ID)
+	switch {
+	case resp.Error != nil || resp.Result == nil:
+	case ref == "":
+		if v, err := jsonv.Parse(resp.Result); err == nil {
+			for _, t := range v.Lookup("tools").Items() {
+				if name := t.Lookup("name"); name.Kind() == jsonv.String {
+					c.tap.toolDefs[name.AsString()] = t
+				}
+			}
+		}
+	default:
+		if _, wanted := c.tap.wanted[ref]; wanted {
+			c.tap.wanted[ref] = bytes.Clone(resp.Result)
+		}
+	}
+	return msg, err
+}
+
+// toValue converts an SDK value to JSON (object keys sorted, as encoding/json writes maps).
+func toValue(x any) (jsonv.Value, error) {
+	data, err := json.Marshal(x)
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	return jsonv.Parse(data)
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+// Write appends p, dropping the oldest bytes beyond max.
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+// String returns what is kept.
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

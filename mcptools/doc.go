@@ -1,0 +1,48 @@
+// Package mcptools connects runcode to the Model Context Protocol in both directions, on the
+// official Go SDK (github.com/modelcontextprotocol/go-sdk):
+//
+//   - the client side (Connect): an MCP server's tools become registry tools, so a Code Mode
+//     program calls them like any other tool, through the registry's pipeline;
+//   - the server side (NewServer): a registry's run_code is offered to any MCP client.
+//
+// # Importing a server
+//
+// Connect starts a command (stdio) or dials a URL (streamable HTTP), initializes the session
+// and lists the tools. Server.Tools maps each MCP tool to a registry.Tool:
+//
+//   - Name is Source.Prefix + the MCP name; Description is the MCP description; Parameters is
+//     the tool's inputSchema, with the server's key order (stdio; over HTTP the keys come
+//     sorted, as the SDK decodes them into maps);
+//   - Output.Schema is the tool's outputSchema when it declares one, else {} (any value);
+//   - the result value is structuredContent when present; otherwise, when every content
+//     block is text and their text joined by newlines parses as JSON, that JSON; otherwise
+//     that text (as a string);
+//   - isError: true is a tool failure whose message is the server's text (a program sees a
+//     ToolCallError with it);
+//   - images: the value is as above and, after the call, the model-facing content is the
+//     MCP content blocks (images as Content{Type: "image"}), so Code Mode forwards them to
+//     the model after the run; other block kinds (audio, resources, resource links) are
+//     described in text;
+//   - readOnlyHint: true makes calls concurrency-safe; Source.CallTimeout bounds every call.
+//
+// Cancelling a call's context cancels the MCP request (the SDK sends
+// notifications/cancelled). A server that crashes fails its calls with an error naming it
+// (`MCP server "memory" (mcp-server-memory): connection closed`); nothing waits for it.
+//
+// # Tool list changes
+//
+// With Source.OnToolsChanged set, a notifications/tools/list_changed from the server makes the
+// Server list its tools again (Refresh) and pass the new set to the callback. A long-lived host
+// re-registers there:
+//
+//	var unregister func()
+//	src.OnToolsChanged = func(tools []registry.Tool, err error) {
+//		if err != nil {
+//			return // keep the old set
+//		}
+//		unregister()
+//		unregister, _ = reg.Register(tools...)
+//	}
+//
+// A one-shot host such as the runcode CLI can ignore it.
+package mcptools

@@ -1,0 +1,249 @@
+package mcptools
+
+// The server side: NewServer offers a registry's run_code, with the SDK of the registry's tools
+// in its description, to any MCP client.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// DefaultProgressInterval is the heartbeat interval of ServerOptions.ProgressInterval when zero.
+const DefaultProgressInterval = time.Second
+
+// ServerOptions configure NewServer.
+type ServerOptions struct {
+	// Name and Version are the server's implementation info sent to clients; Name defaults to
+	// "runcode".
+	Name, Version string
+	// Scope is the agent the calls run for and whose SDK the tool describes (nil: the global
+	// view).
+	Scope *registry.Scope
+	// CompactAbove picks the full or the compact SDK in the tool's description, as
+	// codemode.SectionOptions.CompactAbove; pass the value given to codemode.Install.
+	CompactAbove int
+	// ProgressInterval is how often a running program reports progress to a client that asked
+	// for it with a progress token (zero: DefaultProgressInterval; negative: no heartbeat, only
+	// the notifications of settled sub-calls).
+	ProgressInterval time.Duration
+}
+
+// NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
+// have codemode installed and present code or both for the scope).
+//
+// The MCP tool takes run_code's parameters (code, description); its description is run_code's
+// followed by the SDK section of the scope's tools (codemode.Sections), taken when NewServer is
+// called. Each call is one reg.Execute of run_code with a call id unique to the server
+// ("mcp-1", "mcp-2", …) and the request's context, so a client's cancellation stops the
+// program. The result's content is run_code's rendered text (isError when the run failed),
+// then the content of the result's additional contexts in order (such as the text and images
+// of an image-bearing sub-call), images as MCP image content.
+//
+// When the client supplies a progress token, the call sends notifications/progress while the
+// program runs: one every ProgressInterval (a heartbeat with the elapsed time) and one when
+// sub-calls settle (coalesced when they settle faster than the client reads). Progress is the
+// elapsed time in seconds; the message counts the settled sub-calls.
+func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) {
+	if reg == nil {
+		return nil, errors.New("mcptools: NewServer needs a registry")
+	}
+	if mode := reg.PresentationOf(opts.Scope); mode == registry.PresentNative {
+		return nil, fmt.Errorf("mcptools: the scope presents %q: present code or both to serve %s", mode, registry.ReservedName)
+	}
+	tool, ok := reg.Get(registry.ReservedName, opts.Scope)
+	if !ok {
+		return nil, fmt.Errorf("mcptools: %s is not installed: install it with codemode.Install", registry.ReservedName)
+	}
+	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove})
+	if err != nil {
+		return nil, fmt.Errorf("mcptools: %w", err)
+	}
+	description := strings.TrimSpace(tool.Description)
+	for _, s := range sections {
+		if s.Name == codemode.SectionSDK && strings.TrimSpace(s.Text) != "" {
+			description += "\n\n" + strings.TrimRight(s.Text, "\n")
+		}
+	}
+	params := tool.Parameters
+	if !params.IsDefined() {
+		params = jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("object")})
+	}
+	name := opts.Name
+	if name == "" {
+		name = "runcode"
+	}
+	interval := opts.ProgressInterval
+	if interval == 0 {
+		interval = DefaultProgressInterval
+	}
+	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval}
+	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
+	srv.AddTool(&mcp.Tool{
+		Name:        registry.ReservedName,
+		Description: description,
+		InputSchema: json.RawMessage(jsonv.AppendJSON(nil, params)),
+	}, h.call)
+	return srv, nil
+}
+
+// runHandler serves the run_code tool of one server.
+type runHandler struct {
+	reg      *registry.Registry
+	scope    *registry.Scope
+	interval time.Duration
+	calls    atomic.Int64 // calls so far, for unique call ids
+}
+
+func (h *runHandler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args := jsonv.ObjectValue()
+	if raw := req.Params.Arguments; len(raw) > 0 {
+		v, err := jsonv.Parse(raw)
+		if err != nil {
+			return errorResult("Error: invalid arguments: " + err.Error()), nil
+		}
+		args = v
+	}
+	callID := fmt.Sprintf("mcp-%d", h.calls.Add(1))
+
+	var res registry.Result
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		p := &progress{session: req.Session, token: token, callID: callID, start: time.Now(), kick: make(chan struct{}, 1)}
+		remove := h.reg.OnResult(p.observe)
+		runCtx, stop := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		wg.Go(func() { p.report(runCtx, h.interval) })
+		res = h.reg.Execute(ctx, registry.Call{CallID: callID, Name: registry.ReservedName, Arguments: args, Scope: h.scope})
+		stop()
+		wg.Wait()
+		remove()
+	} else {
+		res = h.reg.Execute(ctx, registry.Call{CallID: callID, Name: registry.ReservedName, Arguments: args, Scope: h.scope})
+	}
+	return toolResult(res), nil
+}
+
+// toolResult converts a run_code result: its content, then the content of its additional
+// contexts.
+func toolResult(res registry.Result) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{}}
+	out.Content = appendContent(out.Content, res.Content)
+	for _, m := range res.AdditionalContexts {
+		out.Content = appendContent(out.Content, m.Content)
+	}
+	if len(out.Content) == 0 {
+		out.Content = append(out.Content, &mcp.TextContent{Text: codemode.NoOutput})
+	}
+	return out
+}
+
+func errorResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// appendContent appends registry content blocks as MCP content: text as text, images as images
+// (an image whose data is not base64 becomes a text note).
+func appendContent(dst []mcp.Content, blocks []registry.Content) []mcp.Content {
+	for _, b := range blocks {
+		switch b.Type {
+		case "image":
+			data, err := base64.StdEncoding.DecodeString(b.Data)
+			if err != nil {
+				dst = append(dst, &mcp.TextContent{Text: fmt.Sprintf("[an image (%s) whose data is not valid base64]", b.MimeType)})
+				continue
+			}
+			dst = append(dst, &mcp.ImageContent{Data: data, MIMEType: b.MimeType})
+		default:
+			dst = append(dst, &mcp.TextContent{Text: b.Text})
+		}
+	}
+	return dst
+}
+
+// progress reports one call's progress to the client that asked for it.
+type progress struct {
+	session *mcp.ServerSession
+	token   any
+	callID  string
+	start   time.Time
+	kick    chan struct{} // a sub-call settled since the last report (capacity 1)
+
+	mu      sync.Mutex
+	settled int    // sub-calls settled so far
+	failed  int    // of which failed
+	last    string // the name of the last settled sub-call
+}
+
+// observe is a registry result observer: it counts the sub-calls of the call and wakes the
+// reporter without ever blocking the pipeline.
+func (p *progress) observe(exec registry.Execution, res registry.Result) {
+	if exec.RootCallID != p.callID || exec.Parent.IsZero() {
+		return
+	}
+	p.mu.Lock()
+	p.settled++
+	if res.IsError {
+		p.failed++
+	}
+	p.last = exec.Name
+	p.mu.Unlock()
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+// report sends a notification every interval (when positive) and after sub-calls settle,
+// until ctx is done. Progress is the elapsed time in seconds, strictly increasing.
+func (p *progress) report(ctx context.Context, interval time.Duration) {
+	var tick <-chan time.Time
+	if interval > 0 {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		tick = t.C
+	}
+	var sent float64
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+		case <-p.kick:
+		}
+		elapsed := time.Since(p.start)
+		value := max(elapsed.Seconds(), sent+1e-6)
+		sent = value
+		// A failed notification (a client gone, a closed stream) is not the run's failure.
+		_ = p.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: p.token,
+			Progress:      value,
+			Message:       p.message(elapsed),
+		})
+	}
+}
+
+func (p *progress) message(elapsed time.Duration) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	msg := fmt.Sprintf("%s running for %s", registry.ReservedName, elapsed.Round(100*time.Millisecond))
+	if p.settled > 0 {
+		msg += fmt.Sprintf("; %d sub-call(s) settled", p.settled)
+		if p.failed > 0 {
+			msg += fmt.Sprintf(" (%d failed)", p.failed)
+		}
+		msg += ", last: " + p.last
+	}
+	return msg
+}
