@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -397,6 +398,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 	type sourced struct {
 		label string
 		tools []registry.Tool
+		live  *liveTools // MCP sources: keeps the registration current
 	}
 	var all []sourced
 	var closers []func() error
@@ -410,7 +412,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		all = append(all, sourced{"manifest " + m, tools})
+		all = append(all, sourced{"manifest " + m, tools, nil})
 	}
 	var mcpSources []mcptools.Source
 	for _, line := range s.mcp {
@@ -429,14 +431,16 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		mcpSources = append(mcpSources, mcptools.Source{URL: u})
 	}
 	for _, src := range mcpSources {
+		live := &liveTools{}
+		src.OnToolsChanged = live.update
 		srv, err := connectMCP(src)
 		if err != nil {
 			closeAll()
 			return nil, nil, err
 		}
 		closers = append(closers, srv.Close)
-		label := fmt.Sprintf("MCP server %q", srv.Name())
-		all = append(all, sourced{label, srv.Tools()})
+		live.label = fmt.Sprintf("MCP server %q", srv.Name())
+		all = append(all, sourced{live.label, srv.Tools(), live})
 	}
 	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
 		dir := s.workspace
@@ -448,7 +452,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 			return nil, nil, fmt.Errorf("workspace: %w", err)
 		}
 		closers = append(closers, ws.Close)
-		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools()})
+		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools(), nil})
 	}
 	reg := registry.New()
 	owner := map[string]string{}
@@ -460,12 +464,54 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 			}
 			owner[t.Name] = src.label
 		}
-		if _, err := reg.Register(src.tools...); err != nil {
+		unregister, err := reg.Register(src.tools...)
+		if err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
 		}
+		if src.live != nil {
+			src.live.attach(reg, unregister)
+		}
 	}
 	return reg, closeAll, nil
+}
+
+// liveTools keeps one MCP server's tools in a registry current for long-lived commands
+// (serve): when the server announces a changed tool list, its old registrations are removed and
+// the new tools registered. Programs see the new set from their next run. A change announced
+// before the first registration is missed; failures are logged to stderr and leave the server
+// without tools rather than with stale ones.
+type liveTools struct {
+	mu         sync.Mutex
+	label      string
+	reg        *registry.Registry
+	unregister func()
+}
+
+func (l *liveTools) attach(reg *registry.Registry, unregister func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reg, l.unregister = reg, unregister
+}
+
+func (l *liveTools) update(tools []registry.Tool, err error) {
+	if err != nil {
+		slog.Warn("refreshing MCP tools failed", "source", l.label, "error", err)
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reg == nil {
+		return
+	}
+	l.unregister()
+	l.unregister = func() {}
+	unregister, err := l.reg.Register(tools...)
+	if err != nil {
+		slog.Warn("registering refreshed MCP tools failed", "source", l.label, "error", err)
+		return
+	}
+	l.unregister = unregister
 }
 
 // connectMCP starts or dials one MCP server, bounded by mcpConnectTimeout.
