@@ -306,16 +306,25 @@ const preludeSource = `(function (limits, host) {
 	const Uint8 = G.Uint8Array;
 
 	// --- Built-ins goja lacks ---
-	const MapC = Map, SetC = Set, DateC = Date, RegExpC = RegExp;
-	const mapGet = MapC.prototype.get, mapSet = MapC.prototype.set, mapHas = MapC.prototype.has;
-	const setAdd = SetC.prototype.add, push = AP.push, pop = AP.pop;
-	const mapEntries = MapC.prototype.entries, setValues = SetC.prototype.values, getTime = DateC.prototype.getTime;
+	// Map, Set, Date and RegExp are captured when a polyfill first needs them, not here: touching
+	// them makes goja build their constructors and prototypes, which cost more than the rest of a
+	// trivial run. A program that changed them first only changes its own polyfill's behaviour.
+	const push = AP.push, pop = AP.pop;
+	let MapC, SetC, DateC, RegExpC, mapGet, mapSet, mapHas, setAdd, mapEntries, setValues, getTime;
+	const intrinsics = () => {
+		if (MapC !== undefined) return;
+		MapC = G.Map; SetC = G.Set; DateC = G.Date; RegExpC = G.RegExp;
+		mapGet = MapC.prototype.get; mapSet = MapC.prototype.set; mapHas = MapC.prototype.has;
+		setAdd = SetC.prototype.add; mapEntries = MapC.prototype.entries; setValues = SetC.prototype.values;
+		getTime = DateC.prototype.getTime;
+	};
 	const cloneError = (msg) => { const e = new BaseError(msg); defineProperty(e, "name", { __proto__: null, value: "DataCloneError" }); return e; };
 
 	// structuredClone for JSON-like values, Date, RegExp, Map, Set, and shared or cyclic
 	// references, without recursion (deep nesting is fine).
 	method(G, "structuredClone", { structuredClone(value) {
 		if (arguments.length === 0) throw new TypeErr("structuredClone requires 1 argument");
+		intrinsics();
 		const seen = new MapC();
 		const work = [];
 		const copy = (v) => {
@@ -366,8 +375,9 @@ const preludeSource = `(function (limits, host) {
 		}
 		return out;
 	} }.groupBy);
-	method(MapC, "groupBy", { groupBy(items, callback) {
+	method(G.Map, "groupBy", { groupBy(items, callback) {
 		if (typeof callback !== "function") throw new TypeErr("callback is not a function");
+		intrinsics();
 		const out = new MapC();
 		let i = 0;
 		for (const x of items) {
