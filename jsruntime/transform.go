@@ -2,12 +2,14 @@ package jsruntime
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
+	jsast "github.com/dop251/goja/ast"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -102,7 +104,7 @@ func (g *Goja) compile(req Request) compiled {
 // way; without a source map goja counts the wrapper prefix in line 1's columns, which
 // fixLineOneColumns takes out of failure messages.
 func transformAndCompile(prefix, program string) compiled {
-	if prg, err := goja.Compile(sourceFile, prefix+program+"\n})", false); err == nil {
+	if prg, err := compileWrapped(sourceFile, prefix+program+"\n})"); err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix)}
 	}
 	res := api.Transform(prefix+program+"\n})", api.TransformOptions{
@@ -130,11 +132,52 @@ func transformAndCompile(prefix, program string) compiled {
 	if err != nil {
 		sourceMap = "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(res.Map) + "\n"
 	}
-	prg, err := goja.Compile("main.js", string(res.Code)+sourceMap, false)
+	prg, err := compileWrapped("main.js", string(res.Code)+sourceMap)
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
 	return compiled{prg: prg}
+}
+
+// compileWrapped parses and compiles a wrapped program, refusing one whose text closed the
+// wrapper function early: a program such as `}); code; (async function () {` parses, but would
+// run code at the top level of the script, outside the strict-mode function body and its
+// parameters. The wrapper is the script's only expression statement and its last statement; all
+// that may precede it are the declarations of helpers esbuild adds when it lowers syntax.
+func compileWrapped(name, src string) (*goja.Program, error) {
+	ast, err := goja.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkWrapper(ast); err != nil {
+		return nil, err
+	}
+	return goja.CompileAST(ast, false)
+}
+
+// errOutsideBody is the syntax error of a program that closes its own function body.
+var errOutsideBody = errors.New(sourceFile + ": SyntaxError: the program closes the function body it runs in; write statements only")
+
+func checkWrapper(prg *jsast.Program) error {
+	body := prg.Body
+	if len(body) == 0 {
+		return errOutsideBody
+	}
+	last, ok := body[len(body)-1].(*jsast.ExpressionStatement)
+	if !ok {
+		return errOutsideBody
+	}
+	if _, ok := last.Expression.(*jsast.FunctionLiteral); !ok {
+		return errOutsideBody
+	}
+	for _, st := range body[:len(body)-1] {
+		switch st.(type) {
+		case *jsast.VariableStatement, *jsast.LexicalDeclaration, *jsast.FunctionDeclaration:
+		default:
+			return errOutsideBody
+		}
+	}
+	return nil
 }
 
 // formatTransformError renders an esbuild error as "main.ts:<line>:<column>: <text>" with the

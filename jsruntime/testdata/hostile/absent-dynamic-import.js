@@ -1,0 +1,2 @@
+// expect: exception
+return await import("fs");

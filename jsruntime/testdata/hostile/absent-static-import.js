@@ -1,0 +1,3 @@
+// expect: exception
+import fs from "fs";
+return typeof fs;

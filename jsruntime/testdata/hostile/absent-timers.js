@@ -1,0 +1,2 @@
+// expect: value: ["undefined","undefined","undefined","undefined","undefined"]
+return [typeof setTimeout, typeof setInterval, typeof setImmediate, typeof clearTimeout, typeof clearInterval];

@@ -1,0 +1,2 @@
+// expect: value: "ReferenceError"
+try { return typeof ({}).constructor.constructor("return process")() } catch (e) { return e.name }

@@ -1,0 +1,2 @@
+// expect: invalid-output: program completion must be lossless JSON
+return globalThis;

@@ -1,0 +1,4 @@
+// expect: timeout: compute budget exhausted (300ms busy)
+// config: compute=300ms wall=3s
+await null;
+while (true) {}

@@ -1,0 +1,5 @@
+// expect: timeout: compute budget exhausted (300ms busy)
+// config: compute=300ms wall=3s
+// logs: ["before"]
+console.log("before");
+for (;;) {}
