@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -122,6 +123,9 @@ type Goja struct {
 	live     map[*run]struct{}
 	runs     sync.WaitGroup // live runs
 	watchdog *watchdog      // running while len(live) > 0
+	// tripped records that the watchdog stopped runs: the next watchdog starts only after a
+	// collection, so that the garbage those runs left does not count against the next run.
+	tripped bool
 }
 
 // runHooks are callbacks for the process worker.
@@ -200,6 +204,10 @@ func (g *Goja) enlist(r *run) bool {
 	g.live[r] = struct{}{}
 	g.runs.Add(1)
 	if g.watchdog == nil {
+		if g.tripped {
+			g.tripped = false
+			runtime.GC() // the runs that allocated without end have ended: reclaim their heap
+		}
 		g.watchdog = startWatchdog(g.cfg.MaxHeapBytes, g.stopAll)
 	}
 	return true
@@ -224,6 +232,7 @@ func (g *Goja) discharge(r *run) {
 func (g *Goja) stopAll(f *Failure) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.tripped = true
 	for r := range g.live {
 		r.stop(f)
 	}

@@ -338,6 +338,16 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 				if f.Result == nil {
 					return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: malformed result"})
 				}
+				// A caller that cancelled before the result arrived gets its abort, even when the
+				// worker finished in the meantime (or threw the host call's cancellation error):
+				// the cancellation is the first terminal event the caller saw. A worker that was
+				// sent an abort frame is retired so that the frame cannot reach its next run.
+				if pending != nil || ctx.Err() != nil {
+					if pending == nil {
+						pending = &Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}
+					}
+					return led.fail(pending), ctxDone != nil
+				}
 				// A worker whose run hit the heap watchdog may be close to its hard limit
 				// still: retire it rather than let the next run die of it.
 				res := fromWire(f.Result)

@@ -470,7 +470,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
 		}
 		if src.live != nil {
-			src.live.attach(reg, unregister)
+			src.live.attach(reg, unregister, src.tools)
 		}
 	}
 	return reg, closeAll, nil
@@ -478,20 +478,31 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 
 // liveTools keeps one MCP server's tools in a registry current for long-lived commands
 // (serve): when the server announces a changed tool list, its old registrations are removed and
-// the new tools registered. Programs see the new set from their next run. A change announced
-// before the first registration is missed; failures are logged to stderr and leave the server
-// without tools rather than with stale ones.
+// the new tools registered. Programs see the new set from their next run; a run that starts
+// during the swap may miss the server's tools. An announcement that changes nothing is ignored.
+// A change announced before the first registration is missed; failures are logged to stderr and
+// leave the server without tools rather than with stale ones.
 type liveTools struct {
 	mu         sync.Mutex
 	label      string
 	reg        *registry.Registry
 	unregister func()
+	current    string // fingerprint of the registered tools
 }
 
-func (l *liveTools) attach(reg *registry.Registry, unregister func()) {
+func (l *liveTools) attach(reg *registry.Registry, unregister func(), tools []registry.Tool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.reg, l.unregister = reg, unregister
+	l.reg, l.unregister, l.current = reg, unregister, fingerprint(tools)
+}
+
+// fingerprint identifies a tool set by what models and programs see of it.
+func fingerprint(tools []registry.Tool) string {
+	var b strings.Builder
+	for _, t := range tools {
+		b.WriteString(t.Name + "\x00" + t.Description + "\x00" + t.Parameters.String() + "\x00" + t.Output.Schema.String() + "\x01")
+	}
+	return b.String()
 }
 
 func (l *liveTools) update(tools []registry.Tool, err error) {
@@ -501,9 +512,10 @@ func (l *liveTools) update(tools []registry.Tool, err error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.reg == nil {
+	if l.reg == nil || fingerprint(tools) == l.current {
 		return
 	}
+	l.current = fingerprint(tools)
 	l.unregister()
 	l.unregister = func() {}
 	unregister, err := l.reg.Register(tools...)

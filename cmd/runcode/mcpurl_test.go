@@ -51,7 +51,8 @@ func TestLiveToolsReplaceTheRegistration(t *testing.T) {
 	}
 	live := &liveTools{label: "MCP server \"x\""}
 	live.update([]registry.Tool{tool("ignored")}, nil) // before attach: nothing to replace yet
-	live.attach(reg, unregister)
+	live.attach(reg, unregister, []registry.Tool{tool("a"), tool("b")})
+	live.update([]registry.Tool{tool("a"), tool("b")}, nil) // an announcement that changes nothing
 	live.update([]registry.Tool{tool("b"), tool("c")}, nil)
 	var names []string
 	for _, s := range reg.SDKSchemas(nil) {

@@ -1,0 +1,41 @@
+package bridge_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/leakcheck"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// Closing a bridge with sub-calls in flight and queued leaves no goroutine behind: not its lane,
+// not the bodies, not the settle callbacks.
+func TestCloseWithInFlightCallsLeavesNoGoroutines(t *testing.T) {
+	leakcheck.Check(t)
+	started := make(chan struct{}, 4)
+	slow := registry.Tool{Name: "slow", Output: registry.AnyOutput(),
+		ConcurrencySafe: func(jsonv.Value) bool { return true },
+		Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			return jsonv.Value{}, context.Cause(ctx)
+		}}
+	reg := newRegistry(t, slow, echo)
+	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, MaxParallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := b.Namespace()
+	outcomes := []*outcome{call(ns, "slow", `{}`), call(ns, "slow", `{}`), call(ns, "slow", `{}`), call(ns, "echo", `{"value":"x"}`)}
+	<-started
+	<-started
+	b.Close()
+	for i, o := range outcomes {
+		<-o.done
+		if o.err == nil {
+			t.Errorf("call %d succeeded after Close", i)
+		}
+	}
+}
