@@ -177,9 +177,9 @@ func (c *cli) runCmd(args []string) (int, error) {
 	}
 	defer closeSources()
 
-	rt, err := jsruntime.Open(lim.isolation, int64(lim.memory), jsruntime.Config{ComputeBudget: lim.cpu, WallCeiling: lim.timeout, MaxOutputBytes: int(lim.maxOutput)})
+	rt, err := lim.runtime()
 	if err != nil {
-		return 0, &usageError{err.Error()}
+		return 0, err
 	}
 	defer rt.Close() // stops the worker processes of process isolation
 	var trace *traceWriter
@@ -191,10 +191,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 		defer f.Close()
 		trace = &traceWriter{w: f}
 	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: trace.event, MaxParallelSubCalls: lim.maxParallel}); err != nil {
-		return 0, err
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+	if err := installCodeMode(reg, rt, lim, trace.event); err != nil {
 		return 0, err
 	}
 	res := reg.Execute(c.ctx, registry.Call{
@@ -632,6 +629,24 @@ func (l *limits) validate() error {
 		return &usageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation)}
 	}
 	return nil
+}
+
+// runtime opens the runtime the limits describe.
+func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
+	rt, err := jsruntime.Open(l.isolation, int64(l.memory), jsruntime.Config{ComputeBudget: l.cpu, WallCeiling: l.timeout, MaxOutputBytes: int(l.maxOutput)})
+	if err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	return rt, nil
+}
+
+// installCodeMode installs run_code on reg with the limits' parallelism and presents code, so
+// that run_code is the tool a model (or the CLI) calls.
+func installCodeMode(reg *registry.Registry, rt jsruntime.Runtime, lim limits, events func(bridge.Event)) error {
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel}); err != nil {
+		return err
+	}
+	return reg.SetDefaultPresentation(registry.PresentCode)
 }
 
 // byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.

@@ -11,10 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
-	"github.com/runcode-dev/runcode/registry"
 )
 
 // httpPath is where --http serves the streamable MCP endpoint.
@@ -49,15 +46,12 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer closeSources()
-	rt, err := jsruntime.Open(lim.isolation, int64(lim.memory), jsruntime.Config{ComputeBudget: lim.cpu, WallCeiling: lim.timeout, MaxOutputBytes: int(lim.maxOutput)})
+	rt, err := lim.runtime()
 	if err != nil {
-		return 0, &usageError{err.Error()}
-	}
-	defer rt.Close() // stops the worker processes of process isolation
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, MaxParallelSubCalls: lim.maxParallel}); err != nil {
 		return 0, err
 	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+	defer rt.Close() // stops the worker processes of process isolation
+	if err := installCodeMode(reg, rt, lim, nil); err != nil {
 		return 0, err
 	}
 	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version()})
