@@ -288,9 +288,20 @@ func (b *Bridge) lane() {
 				e.settle(jsonv.Value{}, b.overError("%s tool call abandoned", e.call.Name))
 				continue
 			}
-			exclusive := b.opts.Executor.ExecutionMode(e.call) != registry.Parallel
+			// Classify only when the head could start at all: while an exclusive call is active
+			// or the pool is full, no mode has capacity, and classifying (which validates the
+			// arguments) on every wake-up would be wasted.
 			b.mu.Lock()
-			capacity := !b.exclusiveActive && ((exclusive && b.running == 0) || (!exclusive && b.running < b.opts.MaxParallel))
+			blocked := b.exclusiveActive || b.running >= b.opts.MaxParallel
+			b.mu.Unlock()
+			exclusive, capacity := false, false
+			if !blocked {
+				exclusive = b.opts.Executor.ExecutionMode(e.call) != registry.Parallel
+			}
+			b.mu.Lock()
+			if !blocked {
+				capacity = !b.exclusiveActive && ((exclusive && b.running == 0) || (!exclusive && b.running < b.opts.MaxParallel))
+			}
 			if capacity {
 				e.exclusive = exclusive
 				b.exclusiveActive = exclusive
