@@ -58,7 +58,11 @@ return { ...summary, top: summary.top.map((i) => i.id) };
 
 // BenchmarkRunTypeScript50 runs the 50-line TypeScript program with a cold transform cache:
 // each iteration changes a comment, so esbuild and goja.Compile run every time.
-func BenchmarkRunTypeScript50(b *testing.B) {
+func BenchmarkRunTypeScript50(b *testing.B) { benchCold(b, typeScript50) }
+
+// benchCold runs template (with a %d for a comment that changes each iteration, so nothing is
+// served from the compile cache) with one echo binding.
+func benchCold(b *testing.B, template string) {
 	g := newRuntime(b, jsruntime.Config{})
 	ns := toolsNamespace(echo("echo"))
 	ctx := context.Background()
@@ -66,7 +70,7 @@ func BenchmarkRunTypeScript50(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		res, err := g.Run(ctx, jsruntime.Request{Program: fmt.Sprintf(typeScript50, i), Bindings: ns})
+		res, err := g.Run(ctx, jsruntime.Request{Program: fmt.Sprintf(template, i), Bindings: ns})
 		if err != nil || res.Error != nil {
 			b.Fatal(err, res.Error)
 		}
@@ -75,20 +79,7 @@ func BenchmarkRunTypeScript50(b *testing.B) {
 
 // BenchmarkRunJavaScriptCold runs a plain JavaScript program (the same logic as typeScript50,
 // without types) with a cold cache: goja accepts it as written, so esbuild is skipped.
-func BenchmarkRunJavaScriptCold(b *testing.B) {
-	g := newRuntime(b, jsruntime.Config{})
-	ns := toolsNamespace(echo("echo"))
-	ctx := context.Background()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		i++
-		res, err := g.Run(ctx, jsruntime.Request{Program: fmt.Sprintf(javaScriptCold, i), Bindings: ns})
-		if err != nil || res.Error != nil {
-			b.Fatal(err, res.Error)
-		}
-	}
-}
+func BenchmarkRunJavaScriptCold(b *testing.B) { benchCold(b, javaScriptCold) }
 
 const javaScriptCold = `// variant %d
 const ids = [1, 2, 3, 4, 5];

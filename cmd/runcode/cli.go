@@ -171,17 +171,6 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	reg, closeSources, err := src.load()
-	if err != nil {
-		return 0, err
-	}
-	defer closeSources()
-
-	rt, err := lim.runtime()
-	if err != nil {
-		return 0, err
-	}
-	defer rt.Close() // stops the worker processes of process isolation
 	var trace *traceWriter
 	if *tracePath != "" {
 		f, err := os.Create(*tracePath)
@@ -191,9 +180,11 @@ func (c *cli) runCmd(args []string) (int, error) {
 		defer f.Close()
 		trace = &traceWriter{w: f}
 	}
-	if err := installCodeMode(reg, rt, lim, trace.event); err != nil {
+	reg, closeAll, err := codeModeRegistry(&src, lim, trace.event)
+	if err != nil {
 		return 0, err
 	}
+	defer closeAll()
 	res := reg.Execute(c.ctx, registry.Call{
 		CallID: "run-1",
 		Name:   registry.ReservedName,
@@ -640,13 +631,33 @@ func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
 	return rt, nil
 }
 
-// installCodeMode installs run_code on reg with the limits' parallelism and presents code, so
-// that run_code is the tool a model (or the CLI) calls.
-func installCodeMode(reg *registry.Registry, rt jsruntime.Runtime, lim limits, events func(bridge.Event)) error {
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel}); err != nil {
-		return err
+// codeModeRegistry loads the sources, opens the runtime the limits describe, installs run_code
+// with the limits' parallelism and presents code, so that run_code is the tool a model (or the
+// CLI) calls. closeAll stops the runtime (the worker processes of process isolation) and then
+// the sources.
+func codeModeRegistry(src *sources, lim limits, events func(bridge.Event)) (reg *registry.Registry, closeAll func(), err error) {
+	reg, closeSources, err := src.load()
+	if err != nil {
+		return nil, nil, err
 	}
-	return reg.SetDefaultPresentation(registry.PresentCode)
+	rt, err := lim.runtime()
+	if err != nil {
+		closeSources()
+		return nil, nil, err
+	}
+	closeAll = func() {
+		rt.Close()
+		closeSources()
+	}
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel}); err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return reg, closeAll, nil
 }
 
 // byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.

@@ -41,19 +41,11 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	if err := lim.validate(); err != nil {
 		return 0, err
 	}
-	reg, closeSources, err := src.load()
+	reg, closeAll, err := codeModeRegistry(&src, lim, nil)
 	if err != nil {
 		return 0, err
 	}
-	defer closeSources()
-	rt, err := lim.runtime()
-	if err != nil {
-		return 0, err
-	}
-	defer rt.Close() // stops the worker processes of process isolation
-	if err := installCodeMode(reg, rt, lim, nil); err != nil {
-		return 0, err
-	}
+	defer closeAll()
 	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version()})
 	if err != nil {
 		return 0, err
