@@ -10,16 +10,22 @@
 //
 // # Scheduling
 //
-// Submissions enter a pending queue in program call order. One lane goroutine owned by the
-// Bridge does everything that is ordered: it classifies the head of the queue when it can start
-// (registry ExecutionMode, so the tool, not the program, owns the safety claim), emits its start
-// event and runs its pre-dispatch stages (pre-execute, approval, guards), then launches its body
-// on a goroutine of its own; and it commits finished calls (post-execute, context forwarding,
-// the program's promise, the settle event) strictly in submission order. Hence starts happen in
-// submission order and pre-dispatch stages never overlap; only bodies overlap, up to
-// Options.MaxParallel at a time and only when every running call is concurrency-safe. An
-// exclusive call starts when the pool has drained and every earlier call has committed, and no
-// later call starts until it has committed.
+// Submissions enter a pending queue in program call order. Everything that is ordered is done
+// by the holder of the driver role, which at most one goroutine of the Bridge holds at a time: it
+// classifies the head of the queue when it can start (registry Classify, so the tool, not the
+// program, owns the safety claim), emits its start event and runs its pre-dispatch stages
+// (pre-execute, approval, guards), then has its body run; and it commits finished calls
+// (post-execute, context forwarding, the program's promise, the settle event) strictly in
+// submission order. Hence starts happen in submission order and pre-dispatch stages never
+// overlap; only bodies overlap, up to Options.MaxParallel at a time and only when every running
+// call is concurrency-safe. An exclusive call starts when the pool has drained and every earlier
+// call has committed, and no later call starts until it has committed.
+//
+// The role is a flag, not a goroutine, so that a sub-call crosses as few goroutines as possible:
+// a submission with no driver active starts one; a driver whose started body is the only thing
+// that could run (an exclusive call, or nothing else pending) releases the role and runs that
+// body itself; a goroutine whose body finished takes the role when it is free, and commits. A
+// sequential awaited sub-call thus goes from the runtime's loop to one goroutine and back.
 package bridge
 
 import (
@@ -39,8 +45,9 @@ import (
 type Executor interface {
 	// Prepare runs a call's pre-dispatch stages.
 	Prepare(ctx context.Context, call registry.Call) *registry.Prepared
-	// ExecutionMode classifies a call as Parallel or Exclusive.
-	ExecutionMode(call registry.Call) registry.Mode
+	// Classify classifies a call as Parallel or Exclusive and returns the call to prepare,
+	// which may carry what classifying learned (see registry.Registry.Classify).
+	Classify(call registry.Call) (registry.Mode, registry.Call)
 }
 
 // The event types.
@@ -145,25 +152,28 @@ type Options struct {
 // Bridge is the dispatch bridge of one run. Create it with New, hand Namespace to the runtime,
 // and call Close when the run has ended.
 type Bridge struct {
-	opts   Options
-	outer  context.Context // the outer call's context
-	ctx    context.Context // the run's context: cancelled when the run is over
-	cancel context.CancelCauseFunc
+	opts     Options
+	outer    context.Context // the outer call's context
+	ctx      context.Context // the run's context: cancelled when the run is over
+	cancel   context.CancelCauseFunc
+	idPrefix string // "<CallID>:code:"
 
 	mu              sync.Mutex
 	pending         []*entry // submitted, not started, in submission order
 	commits         []*entry // started, not committed, in submission order
 	running         int      // bodies in flight
+	finished        int      // bodies finished so far
 	exclusiveActive bool     // an exclusive call has started and not committed
+	driving         bool     // a goroutine holds the driver role
 	closing         bool
 	counter         int
-	wake            chan struct{} // capacity 1: a state change the lane has not seen yet
 
 	emitMu  sync.Mutex      // serializes Events
-	lastLog chan struct{}   // closed when the latest log task has emitted (lane-owned)
-	logs    []chan struct{} // log tasks that may still be pending, oldest first (lane-owned)
-	workers sync.WaitGroup  // body goroutines and log tasks
-	done    chan struct{}   // closed when the lane has exited
+	lastLog chan struct{}   // closed when the latest log task has emitted (driver-owned)
+	logs    []chan struct{} // log tasks that may still be pending, oldest first (driver-owned)
+	workers sync.WaitGroup  // every goroutine the Bridge starts: workers and log tasks
+	jobs    chan *entry     // unbuffered: hands a job to a parked worker
+	quit    chan struct{}   // closed by Close: parked workers exit
 }
 
 // entry is one submitted sub-call.
@@ -173,6 +183,11 @@ type entry struct {
 	exclusive bool
 	prep      *registry.Prepared
 	settled   bool // guarded by Bridge.mu: prep has its result
+	// stalled (guarded by Bridge.mu) marks a head classified exclusive while earlier calls had
+	// not committed, when Bridge.finished was stalledAt: it is not classified again until a
+	// body finishes or every earlier call has committed.
+	stalled   bool
+	stalledAt int
 }
 
 // ErrRunSettled is the cancellation cause of a run that ended by itself; its text appears in
@@ -197,9 +212,8 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 		opts.Logger = slog.Default()
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
-	b := &Bridge{opts: opts, outer: ctx, ctx: runCtx, cancel: cancel, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	go b.lane()
-	return b, nil
+	return &Bridge{opts: opts, outer: ctx, ctx: runCtx, cancel: cancel, idPrefix: opts.CallID + ":code:",
+		jobs: make(chan *entry), quit: make(chan struct{})}, nil
 }
 
 // Namespace returns the tools namespace for the runtime: one function per bound tool, and the
@@ -229,9 +243,10 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 			return
 		}
 		b.counter++
+		var id [64]byte // the id is built on the stack: one allocation, the string
 		b.pending = append(b.pending, &entry{
 			call: registry.Call{
-				CallID:     b.opts.CallID + ":code:" + strconv.Itoa(b.counter),
+				CallID:     string(strconv.AppendInt(append(id[:0], b.idPrefix...), int64(b.counter), 10)),
 				RootCallID: b.opts.RootCallID,
 				Name:       name,
 				Arguments:  args,
@@ -240,16 +255,60 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 			},
 			settle: settle,
 		})
-		b.signal()
+		b.kick()
 	}
 }
 
-// signal tells the lane that the state changed.
-func (b *Bridge) signal() {
-	select {
-	case b.wake <- struct{}{}:
-	default:
+// kick starts a driver when none is active and there is something to drive. Callers hold mu.
+func (b *Bridge) kick() {
+	if !b.driving && b.canProgress() {
+		b.driving = true
+		b.hand(nil)
 	}
+}
+
+// hand gives job (see work) to a parked worker, or to a new one when none is parked. Workers
+// park rather than exit, so that each sub-call does not pay for a fresh goroutine growing its
+// stack again (validating arguments alone needs more than a new goroutine has).
+func (b *Bridge) hand(job *entry) {
+	select {
+	case b.jobs <- job:
+	default:
+		b.workers.Add(1)
+		go b.work(job)
+	}
+}
+
+// canProgress reports whether a driver would find something to do: a settled call to commit,
+// or a pending head to abandon or to start. Callers hold mu.
+func (b *Bridge) canProgress() bool {
+	if len(b.commits) > 0 && b.commits[0].settled {
+		return true
+	}
+	return len(b.pending) > 0 && (b.ctx.Err() != nil || !b.headBlocked())
+}
+
+// headBlocked reports whether the pending head cannot start before something changes: an
+// exclusive call is active, the pool is full, or the head is stalled (see entry.stalled).
+// Classifying a head that cannot start would be wasted work (it validates the arguments).
+// Callers hold mu.
+func (b *Bridge) headBlocked() bool {
+	e := b.pending[0]
+	return b.exclusiveActive || b.running >= b.opts.MaxParallel ||
+		(e.stalled && e.stalledAt == b.finished && len(b.commits) > 0)
+}
+
+// popFront removes the first entry of *q; an emptied queue keeps its backing array, so a
+// sequence of one-at-a-time calls does not allocate a new one per call.
+func popFront(q *[]*entry) *entry {
+	e := (*q)[0]
+	(*q)[0] = nil
+	if len(*q) == 1 {
+		*q = (*q)[:0]
+	} else {
+		*q = (*q)[1:]
+	}
+	return e
 }
 
 // overError is the rejection of a call made, queued or finished after the run was over.
@@ -261,93 +320,127 @@ func (b *Bridge) overError(format string, args ...any) error {
 	return fmt.Errorf("run_code run is over (%s); "+format, append([]any{reason}, args...)...)
 }
 
-// lane is the driver: it commits settled calls and starts pending ones, in submission order,
-// until Close and everything submitted is committed or abandoned.
-func (b *Bridge) lane() {
-	defer close(b.done)
+// work is a worker: it does job, then parks until it is handed another one or Close.
+func (b *Bridge) work(job *entry) {
+	defer b.workers.Done()
 	for {
-		b.mu.Lock()
+		b.do(job)
+		select {
+		case job = <-b.jobs:
+		case <-b.quit:
+			return
+		}
+	}
+}
+
+// do does one job. Given an entry, it runs that entry's body, then takes the driver role if it
+// is free and there is something to do; given nil, the caller of hand gave it the role. It
+// drives until the role is released, running the bodies the driver gives back to it.
+func (b *Bridge) do(e *entry) {
+	for {
+		if e != nil {
+			e.prep.Dispatch()
+			if !b.bodyDone(e) {
+				return
+			}
+		}
+		if e = b.drive(); e == nil {
+			return
+		}
+	}
+}
+
+// bodyDone records that e's body has finished and reports whether the caller took the driver
+// role to commit it (or to do whatever else became possible).
+func (b *Bridge) bodyDone(e *entry) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	e.settled = true
+	b.running--
+	b.finished++
+	if b.driving || !b.canProgress() {
+		return false // the active driver re-inspects before it releases the role
+	}
+	b.driving = true
+	return true
+}
+
+// drive runs the driver role, which the caller holds: it commits settled calls and starts
+// pending ones, in submission order, until nothing is left to do, and releases the role. When
+// a body it starts is the only thing that could run, it releases the role at once and returns
+// that entry for the caller to run: no goroutine is started for it, and no other has to be woken
+// to commit it. Otherwise it returns nil.
+func (b *Bridge) drive() *entry {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for {
 		if len(b.commits) > 0 && b.commits[0].settled {
-			e := b.commits[0]
-			b.commits = b.commits[1:]
+			e := popFront(&b.commits)
 			if e.exclusive {
 				b.exclusiveActive = false
 			}
 			b.mu.Unlock()
 			b.commit(e)
+			b.mu.Lock()
 			continue
 		}
-		if len(b.pending) > 0 {
-			// Only the lane removes from pending, so the head stays put while unlocked.
-			e := b.pending[0]
-			b.mu.Unlock()
-			if b.ctx.Err() != nil {
-				b.mu.Lock()
-				b.pending = b.pending[1:]
-				b.mu.Unlock()
-				e.settle(jsonv.Value{}, b.overError("%s tool call abandoned", e.call.Name))
-				continue
-			}
-			// Classify only when the head could start at all: while an exclusive call is active
-			// or the pool is full, no mode has capacity, and classifying (which validates the
-			// arguments) on every wake-up would be wasted.
-			b.mu.Lock()
-			blocked := b.exclusiveActive || b.running >= b.opts.MaxParallel
-			b.mu.Unlock()
-			exclusive, capacity := false, false
-			if !blocked {
-				exclusive = b.opts.Executor.ExecutionMode(e.call) != registry.Parallel
-			}
-			b.mu.Lock()
-			if !blocked {
-				capacity = !b.exclusiveActive && ((exclusive && b.running == 0) || (!exclusive && b.running < b.opts.MaxParallel))
-			}
-			if capacity {
-				e.exclusive = exclusive
-				b.exclusiveActive = exclusive
-				b.pending = b.pending[1:]
-				b.commits = append(b.commits, e)
-				b.mu.Unlock()
-				b.start(e)
-				continue
-			}
+		if len(b.pending) == 0 {
+			break
 		}
-		exit := b.closing && len(b.pending) == 0 && len(b.commits) == 0
+		// Only the driver removes from pending, adds to commits and raises running or
+		// exclusiveActive, so while it is unlocked the head stays put and capacity only grows.
+		e := b.pending[0]
+		if b.ctx.Err() != nil {
+			popFront(&b.pending)
+			b.mu.Unlock()
+			e.settle(jsonv.Value{}, b.overError("%s tool call abandoned", e.call.Name))
+			b.mu.Lock()
+			continue
+		}
+		if b.headBlocked() {
+			break
+		}
+		finished := b.finished
 		b.mu.Unlock()
-		if exit {
-			return
+		mode, call := b.opts.Executor.Classify(e.call)
+		b.mu.Lock()
+		exclusive := mode != registry.Parallel
+		if exclusive && len(b.commits) > 0 {
+			// An exclusive call waits for every earlier call to commit, not only for the pool
+			// to drain.
+			e.stalled, e.stalledAt = true, finished
+			continue
 		}
-		// A change made after the inspection above left a token in wake.
-		<-b.wake
+		e.call, e.exclusive, e.stalled = call, exclusive, false
+		b.exclusiveActive = exclusive
+		popFront(&b.pending)
+		b.commits = append(b.commits, e)
+		b.mu.Unlock()
+		b.start(e)
+		b.mu.Lock()
+		if !e.prep.NeedsDispatch() {
+			e.settled = true
+			continue
+		}
+		b.running++
+		if !b.canProgress() {
+			b.driving = false
+			return e
+		}
+		b.hand(e)
 	}
+	b.driving = false
+	return nil
 }
 
-// start runs e's start stage on the lane: the start event, the pre-dispatch stages, and the
-// body's launch.
+// start runs e's start stage in the driver: the start event and the pre-dispatch stages.
 func (b *Bridge) start(e *entry) {
 	c := e.call
 	b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments})
 	e.prep = b.opts.Executor.Prepare(b.ctx, c)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !e.prep.NeedsDispatch() {
-		e.settled = true
-		return
-	}
-	b.running++
-	b.workers.Add(1)
-	go func() {
-		defer b.workers.Done()
-		e.prep.Dispatch()
-		b.mu.Lock()
-		e.settled = true
-		b.running--
-		b.mu.Unlock()
-		b.signal()
-	}()
 }
 
-// commit runs e's commit stage on the lane: post-execute, forwarding through the outer
+// commit runs e's commit stage in the driver: post-execute, forwarding through the outer
 // invocation, the program's promise, and the settle event's log task.
 func (b *Bridge) commit(e *entry) {
 	res := e.prep.Finish()
@@ -393,16 +486,26 @@ func hasImage(blocks []registry.Content) bool {
 	return false
 }
 
-// log emits e's settle event. Without listeners it emits at once, on the lane; otherwise it
+// log emits e's settle event. Without listeners it emits at once, in the driver; otherwise it
 // starts a log task that runs the waterfall and emits after every earlier task has emitted,
 // and then, while more than MaxParallel tasks are pending, waits for the oldest.
 func (b *Bridge) log(e *entry, res registry.Result) {
-	c := e.call
-	ev := Event{Type: EventSettle, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments, IsError: res.IsError, Content: res.Content}
 	if len(b.opts.LogListeners) == 0 {
-		b.emit(ev)
+		if b.opts.Events != nil {
+			b.emit(settleEvent(b.opts.CallID, e.call, res))
+		}
 		return
 	}
+	b.logTask(e.call, res)
+}
+
+func settleEvent(parent string, c registry.Call, res registry.Result) Event {
+	return Event{Type: EventSettle, RootCallID: c.RootCallID, ParentCallID: parent, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments, IsError: res.IsError, Content: res.Content}
+}
+
+// logTask is log with listeners; apart so that the event escapes to the heap only here.
+func (b *Bridge) logTask(c registry.Call, res registry.Result) {
+	ev := settleEvent(b.opts.CallID, c, res)
 	prev, done := b.lastLog, make(chan struct{})
 	b.lastLog = done
 	b.workers.Add(1)
@@ -484,9 +587,11 @@ func (b *Bridge) emit(e Event) {
 func (b *Bridge) Close() {
 	b.cancel(ErrRunSettled)
 	b.mu.Lock()
-	b.closing = true
-	b.signal()
+	if !b.closing {
+		b.closing = true
+		close(b.quit)
+	}
+	b.kick() // abandons what is queued; in-flight bodies commit as they finish
 	b.mu.Unlock()
-	<-b.done
 	b.workers.Wait()
 }

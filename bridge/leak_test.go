@@ -10,7 +10,7 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// Closing a bridge with sub-calls in flight and queued leaves no goroutine behind: not its lane,
+// Closing a bridge with sub-calls in flight and queued leaves no goroutine behind: not its workers,
 // not the bodies, not the settle callbacks.
 func TestCloseWithInFlightCallsLeavesNoGoroutines(t *testing.T) {
 	leakcheck.Check(t)
@@ -38,4 +38,23 @@ func TestCloseWithInFlightCallsLeavesNoGoroutines(t *testing.T) {
 			t.Errorf("call %d succeeded after Close", i)
 		}
 	}
+}
+
+// The workers a bridge keeps parked between sub-calls exit when it is closed.
+func TestCloseAfterSettledCallsLeavesNoGoroutines(t *testing.T) {
+	leakcheck.Check(t)
+	reg := newRegistry(t, echo)
+	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := b.Namespace()
+	for range 3 {
+		o := call(ns, "echo", `{"value":"x"}`)
+		<-o.done
+		if o.err != nil {
+			t.Fatal(o.err)
+		}
+	}
+	b.Close()
 }

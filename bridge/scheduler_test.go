@@ -311,6 +311,70 @@ func TestSchedWriterDrainsThePoolRunsAloneAndHoldsLaterCallsUntilItsCommit(t *te
 	}
 }
 
+// An exclusive call waits for every earlier call to commit, not only for the pool to drain: a
+// safe body that finishes while the exclusive call is being classified is committed (its
+// post-execute runs) before the exclusive call's pre-execute.
+func TestSchedExclusiveCallStartsOnlyAfterEarlierCommits(t *testing.T) {
+	p := newSchedPool()
+	classifying, decide := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	writeSafe := func(jsonv.Value) bool {
+		if calls.Add(1) == 1 {
+			close(classifying)
+			<-decide
+		}
+		return false
+	}
+	reg := newRegistry(t, p.tool("read", schedSafe), p.tool("write", writeSafe))
+	reg.OnPreExecute(func(_ context.Context, exec registry.Execution, next func() registry.PreDecision) registry.PreDecision {
+		p.record("pre " + exec.CallID)
+		return next()
+	})
+	reg.OnPostExecute(func(_ context.Context, exec registry.Execution, _ registry.Result, next func() registry.PostDecision) registry.PostDecision {
+		p.record("post " + exec.CallID)
+		return next()
+	})
+	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read", "write"}})
+	ns := b.Namespace()
+	read := call(ns, "read", schedArgs("1"))
+	schedExpect(t, p.started, "1")
+	write := call(ns, "write", schedArgs("2"))
+	<-classifying
+	// The read's body ends while the write is being classified: the pool is empty again, but
+	// the read has not committed.
+	p.release("1")
+	schedExpect(t, p.ended, "1")
+	time.Sleep(schedSettleWindow)
+	close(decide)
+	schedExpect(t, p.started, "2")
+	p.release("2")
+	schedWait(t, read, write)
+	want := []string{"pre c:code:1", "start 1", "end 1", "post c:code:1", "pre c:code:2", "start 2", "end 2", "post c:code:2"}
+	if got := p.lines(); !slices.Equal(got, want) {
+		t.Fatalf("log:\n%v\nwant:\n%v", got, want)
+	}
+}
+
+// A body that runs while nothing else is pending does not hold up a call submitted meanwhile:
+// safe calls made one after the other, without waiting, still overlap.
+func TestSchedCallSubmittedWhileALoneBodyRunsStillOverlaps(t *testing.T) {
+	p := newSchedPool()
+	reg := newRegistry(t, p.tool("read", schedSafe))
+	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read"}})
+	ns := b.Namespace()
+	one := call(ns, "read", schedArgs("1"))
+	schedExpect(t, p.started, "1")
+	two := call(ns, "read", schedArgs("2"))
+	schedExpect(t, p.started, "2") // while 1 is still running
+	three := call(ns, "read", schedArgs("3"))
+	schedExpect(t, p.started, "3")
+	p.release("3", "2", "1")
+	schedWait(t, one, two, three)
+	if p.peak != 3 {
+		t.Fatalf("peak = %d, want 3", p.peak)
+	}
+}
+
 func TestSchedExclusiveCallsRunOneAtATimeInSubmissionOrder(t *testing.T) {
 	p := newSchedPool()
 	reg := newRegistry(t, p.tool("write", nil))

@@ -41,7 +41,8 @@ func RenderValue(args, v jsonv.Value) []Content {
 	if v.Kind() == jsonv.String {
 		return []Content{TextContent(v.AsString())}
 	}
-	return []Content{TextContent(string(jsonv.AppendIndent(nil, v, "  ", -1)))}
+	var buf [128]byte // small values render without growing a heap buffer
+	return []Content{TextContent(string(jsonv.AppendIndent(buf[:0], v, "  ", -1)))}
 }
 
 // ContextMessage is additional context that rides a result: a message the agent loop appends

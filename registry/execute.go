@@ -127,6 +127,11 @@ type Prepared struct {
 	stage  stage
 	result Result
 	inv    *Invocation
+	// checked is the call's argument verdict from Classify, if any.
+	checked argsCheck
+	// invocation and run back inv, allocated with the Prepared.
+	invocation Invocation
+	run        runContext
 
 	// Snapshot of the hooks when the call was created.
 	wrappers  []WrapFunc
@@ -150,7 +155,7 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	if call.RootCallID == "" {
 		call.RootCallID = call.CallID
 	}
-	p := &Prepared{r: r, ctx: ctx, exec: Execution{
+	p := &Prepared{r: r, ctx: ctx, checked: call.checked, exec: Execution{
 		CallID: call.CallID, RootCallID: call.RootCallID, Name: call.Name, Arguments: call.Arguments,
 		Scope: call.Scope, Parent: call.Parent, Token: Token{r.tokens.Add(1)},
 	}}
@@ -358,7 +363,7 @@ func (p *Prepared) body(ctx context.Context) Result {
 		return errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", p.exec.Name)})
 	}
 	args := p.exec.Arguments
-	if v := e.params.violations(args, "arguments"); len(v) > 0 {
+	if v := p.checked.violationsOf(e, args); len(v) > 0 {
 		return errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "invalid arguments: " + strings.Join(v, "; ")})
 	}
 	ctx, release := fuse(p.ctx, ctx)
@@ -370,7 +375,8 @@ func (p *Prepared) body(ctx context.Context) Result {
 		defer cancel()
 		timedOut = func() bool { return errors.Is(context.Cause(ctx), errTimeout) }
 	}
-	p.inv = &Invocation{Execution: p.exec, run: &runContext{}}
+	p.invocation = Invocation{Execution: p.exec, run: &p.run}
+	p.inv = &p.invocation
 	value, err := runBody(ctx, e.tool, p.inv)
 	if timedOut != nil && timedOut() && err != nil {
 		return errorResult(&Error{Code: CodeTimeout, Name: "ToolTimeoutError", Message: fmt.Sprintf("tool %q timed out after %v", p.exec.Name, e.tool.Timeout), Err: err})
@@ -449,7 +455,7 @@ func (p *Prepared) Finish() Result {
 		res.ConcludesTurn = rc.concludes && !res.IsError
 		rc.mu.Unlock()
 	}
-	if p.stage == stagePost {
+	if p.stage == stagePost && len(p.post) > 0 { // checked here: runPost's closure moves res to the heap
 		res = p.runPost(res)
 	}
 	if p.finalize != nil {

@@ -128,6 +128,31 @@ type Call struct {
 	Scope *Scope
 	// Parent is the token of the execution that made this call (zero for a model-direct call).
 	Parent Token
+
+	// checked is the verdict of the argument validation Classify ran, which the body reuses.
+	checked argsCheck
+}
+
+// argsCheck is one validation of a call's arguments against one tool definition. It is
+// comparable and needs no allocation when the arguments are valid, so Call stays comparable and
+// classifying a valid call costs nothing beyond the validation.
+type argsCheck struct {
+	entry      *entry // nil: no verdict
+	args       jsonv.Value
+	violations *[]string // nil: valid
+}
+
+// violationsOf validates args against e's parameters, reusing c when it is a verdict on the same
+// arguments and the same definition (a definition's schema never changes: re-registering makes
+// a new entry).
+func (c argsCheck) violationsOf(e *entry, args jsonv.Value) []string {
+	if c.entry != nil && c.entry == e && c.args == args {
+		if c.violations == nil {
+			return nil
+		}
+		return *c.violations
+	}
+	return e.params.violations(args, "arguments")
 }
 
 // Execution is one call inside the pipeline, as hooks and observers see it. It is a value:
@@ -455,15 +480,27 @@ func (e *entry) schema() Schema {
 // (unknown, restricted-away, unclassified, panicking, invalid, or a direct call the scope's
 // PresentCode presentation refuses).
 func (r *Registry) ExecutionMode(call Call) Mode {
+	mode, _ := r.Classify(call)
+	return mode
+}
+
+// Classify is ExecutionMode for a scheduler that goes on to Prepare the call: it also returns
+// the call to prepare, which carries the verdict of the argument validation, so that the body
+// does not validate the same arguments against the same definition a second time.
+func (r *Registry) Classify(call Call) (Mode, Call) {
 	r.mu.RLock()
 	e := r.resolve(call.Name, call.Scope)
 	collapsed := r.collapses(call)
 	r.mu.RUnlock()
 	if e == nil || collapsed || e.tool.ConcurrencySafe == nil || !call.Arguments.IsDefined() {
-		return Exclusive
+		return Exclusive, call
 	}
-	if len(e.params.violations(call.Arguments, "arguments")) > 0 {
-		return Exclusive
+	violations := call.checked.violationsOf(e, call.Arguments)
+	call.checked = argsCheck{entry: e, args: call.Arguments}
+	if len(violations) > 0 {
+		v := violations // a copy, so that only an invalid call's verdict is on the heap
+		call.checked.violations = &v
+		return Exclusive, call
 	}
 	safe := false
 	func() {
@@ -471,9 +508,9 @@ func (r *Registry) ExecutionMode(call Call) Mode {
 		safe = e.tool.ConcurrencySafe(call.Arguments)
 	}()
 	if safe {
-		return Parallel
+		return Parallel, call
 	}
-	return Exclusive
+	return Exclusive, call
 }
 
 // OnChange registers fn to be called after the tools visible somewhere changed: a registration,

@@ -211,6 +211,58 @@ func TestExecutionMode(t *testing.T) {
 	}
 }
 
+// The call Classify returns carries its argument verdict to the body, but only for the same
+// arguments and the same definition: a tool re-registered in between, or arguments replaced,
+// are validated again.
+func TestClassifiedCallIsValidatedAgainstTheDefinitionItRuns(t *testing.T) {
+	schema := func(typ string) registry.Tool {
+		return registry.Tool{Name: "t", Output: registry.AnyOutput(),
+			Parameters:      jsonv.MustParse(`{"type":"object","properties":{"x":{"type":"` + typ + `"}}}`),
+			ConcurrencySafe: func(jsonv.Value) bool { return true },
+			Execute:         func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil }}
+	}
+	run := func(reg *registry.Registry, c registry.Call) registry.Result {
+		p := reg.Prepare(context.Background(), c)
+		p.Dispatch()
+		return p.Finish()
+	}
+	reg := registry.New()
+	unregister, err := reg.Register(schema("number"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode, valid := reg.Classify(registry.Call{CallID: "1", Name: "t", Arguments: jsonv.MustParse(`{"x":1}`)})
+	if mode != registry.Parallel {
+		t.Fatalf("mode = %s", mode)
+	}
+	mode, invalid := reg.Classify(registry.Call{CallID: "2", Name: "t", Arguments: jsonv.MustParse(`{"x":"s"}`)})
+	if mode != registry.Exclusive {
+		t.Fatalf("mode = %s", mode)
+	}
+	if res := run(reg, valid); res.IsError {
+		t.Fatalf("valid call failed: %s", registry.TextOf(res.Content))
+	}
+	if res := run(reg, invalid); !errors.Is(res.Err, registry.CodeInvalidArgs) ||
+		registry.TextOf(res.Content) != `Error: invalid arguments: "x" must be a number, got string` {
+		t.Fatalf("invalid call: %s", registry.TextOf(res.Content))
+	}
+	replaced := valid
+	replaced.Arguments = jsonv.MustParse(`{"x":"s"}`)
+	if res := run(reg, replaced); !errors.Is(res.Err, registry.CodeInvalidArgs) {
+		t.Fatalf("call with replaced arguments: %s", registry.TextOf(res.Content))
+	}
+	unregister()
+	if _, err := reg.Register(schema("string")); err != nil {
+		t.Fatal(err)
+	}
+	if res := run(reg, valid); !errors.Is(res.Err, registry.CodeInvalidArgs) {
+		t.Fatalf("call classified valid before the tool changed: %s", registry.TextOf(res.Content))
+	}
+	if res := run(reg, invalid); res.IsError {
+		t.Fatalf("call classified invalid before the tool changed: %s", registry.TextOf(res.Content))
+	}
+}
+
 func BenchmarkRegistryExecute(b *testing.B) {
 	reg := registry.New()
 	if _, err := reg.Register(echoTool()); err != nil {

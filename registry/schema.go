@@ -18,6 +18,7 @@ import (
 // compiledSchema is a JSON Schema compiled once, at registration.
 type compiledSchema struct {
 	schema *jsonschema.Schema
+	fast   *fastSchema // nil: the schema is not in the fast subset
 }
 
 // noLoader refuses every external reference: a tool schema must be self-contained.
@@ -47,13 +48,13 @@ func compileSchema(toolName, role string, doc jsonv.Value) (*compiledSchema, err
 	if err != nil {
 		return nil, fmt.Errorf("%s schema: %s", role, strings.ReplaceAll(err.Error(), loc, ""))
 	}
-	return &compiledSchema{schema: s}, nil
+	return &compiledSchema{schema: s, fast: compileFast(doc, true)}, nil
 }
 
 // violations validates v and returns one message per leaf violation, each naming the JSON path
 // of the offending value (root shown as rootLabel).
 func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
-	if s == nil {
+	if s == nil || (s.fast != nil && s.fast.accepts(v)) {
 		return nil
 	}
 	err := s.schema.Validate(v.Any())
