@@ -315,6 +315,7 @@ func TestConformanceHostilePrograms(t *testing.T) {
 	budget := 300 * time.Millisecond
 	cfg := jsruntime.Config{ComputeBudget: budget, WallCeiling: 3 * time.Second}
 	lowHeap := jsruntime.Config{ComputeBudget: 3 * time.Second, WallCeiling: 5 * time.Second, MaxHeapBytes: 96 << 20}
+	patientLowHeap := jsruntime.Config{ComputeBudget: 15 * time.Second, WallCeiling: 20 * time.Second, MaxHeapBytes: 96 << 20}
 	timeout := "timeout: compute budget exhausted (300ms busy)"
 	logged := []string{"before"}
 	forEachIsolation(t, []confCase{
@@ -345,8 +346,10 @@ func TestConformanceHostilePrograms(t *testing.T) {
 			program: `console.log("before"); await tools.slow({})`, want: "timeout: wall-clock ceiling reached (300ms)", logs: logged, max: budget},
 		{name: "never-settling promise", cfg: cfg, program: `console.log("before"); await new Promise(() => {})`,
 			want: "exception: program awaits a promise that can never settle", logs: logged, max: budget},
-		{name: "push loop memory", cfg: lowHeap, program: `console.log("before"); const a = []; for (;;) a.push({i: a.length})`,
-			want: "worker-exit: …", logs: logged, max: lowHeap.ComputeBudget},
+		// About 1.3 s to the heap limit under -race on an idle machine; the budget leaves room
+		// for a loaded one, where the wall-clock busy time grows with CPU starvation.
+		{name: "push loop memory", cfg: patientLowHeap, program: `console.log("before"); const a = []; for (;;) a.push({i: a.length})`,
+			want: "worker-exit: …", logs: logged, max: patientLowHeap.ComputeBudget},
 		// In-process, one concatenation cannot be interrupted: the watchdog stops the run only
 		// when the step in progress returns, so only the wall ceiling bounds it (see the
 		// package documentation).
@@ -378,11 +381,20 @@ func TestConformanceBuiltins(t *testing.T) {
 		{name: "polyfills are not enumerable", program: `return Object.keys(globalThis).filter((k) => ["structuredClone", "atob", "TextEncoder", "queueMicrotask"].includes(k))`, want: `[]`},
 		{name: "guards keep ordinary behaviour", program: `return ["ab".repeat(3), "5".padStart(3, "0"), [1, 2].join("-"), [0, 0, 0].fill(7, 1), new Uint8Array([1, 2]).length, Array.from("ab"), "aXbX".replace(/X/g, "-"), /(?<y>\d+)/.exec("x12").groups.y]`,
 			want: `["ababab","005","1-2",[0,7,7],2,["a","b"],"a-b-","12"]`},
+		{name: "guarded typed arrays keep ordinary behaviour", program: `class Bytes extends Uint8Array { sum() { return this.reduce((a, b) => a + b, 0) } }
+			const a = new Uint8Array([1, 2, 3]), b = new Bytes(4), f = Float64Array.from([1.5]), buf = new ArrayBuffer(8);
+			return [a instanceof Uint8Array, a instanceof Float64Array, [] instanceof Uint8Array, b instanceof Bytes, b instanceof Uint8Array,
+				Bytes.from([5, 6]).sum(), a.map((x) => x * 2) instanceof Uint8Array, a.constructor === Uint8Array, f[0], Uint8Array.of(9)[0],
+				buf instanceof ArrayBuffer, new Uint16Array(buf, 2, 2).length, ArrayBuffer.isView(a), Object.getPrototypeOf(Int8Array.prototype) === Object.getPrototypeOf(Uint8Array.prototype),
+				Uint8Array.BYTES_PER_ELEMENT, typeof Uint8Array, Uint8Array.name, new Uint8Array(new Uint8Array([7, 8])).length]`,
+			want: `[true,false,false,true,true,11,true,true,1.5,9,true,2,true,true,1,"function","Uint8Array",2]`},
 	})
 }
 
 // TestProcessWorkerDeathIsWorkerExit kills a worker mid-run from outside: the run ends as
-// worker-exit with its logs, and the pool replaces the worker.
+// worker-exit with its logs, and the pool replaces the worker. Each iteration keeps a 1 MiB typed
+// array (one Go allocation), so that the bomb trips the memory limit long before the compute
+// budget even under -race, which makes goja's per-character string work about 40 times slower.
 func TestProcessWorkerDeathIsWorkerExit(t *testing.T) {
 	p, err := jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1, MemoryLimit: 128 << 20, Config: jsruntime.Config{ComputeBudget: 10 * time.Second}})
 	if err != nil {
@@ -390,7 +402,7 @@ func TestProcessWorkerDeathIsWorkerExit(t *testing.T) {
 	}
 	defer p.Close()
 	start := time.Now()
-	res, err := p.Run(context.Background(), jsruntime.Request{Program: `console.log("before"); const a = []; for (;;) a.push("x".repeat(1000) + a.length)`})
+	res, err := p.Run(context.Background(), jsruntime.Request{Program: `console.log("before"); const a = []; for (;;) a.push(new Uint8Array(1 << 20))`})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,11 @@ var consoleMethods = [...]string{"log", "info", "warn", "error", "debug"}
 
 // consoleObject builds the program's console: a null-prototype object with exactly the five
 // methods, each appending one log line of its arguments rendered and joined by a space.
-func (r *run) consoleObject() *goja.Object {
-	obj := r.vm.CreateObject(nil)
+func (rl *realm) consoleObject() *goja.Object {
+	vm := rl.vm
+	obj := vm.CreateObject(nil)
 	logFn := func(call goja.FunctionCall) goja.Value {
+		r := rl.owner
 		parts := make([]string, len(call.Arguments))
 		for i, a := range call.Arguments {
 			parts[i] = r.inspectArg(a)
@@ -28,8 +30,8 @@ func (r *run) consoleObject() *goja.Object {
 		return goja.Undefined()
 	}
 	for _, name := range consoleMethods {
-		f := r.vm.ToValue(logFn).(*goja.Object)
-		_ = f.DefineDataProperty("name", r.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		f := vm.ToValue(logFn).(*goja.Object)
+		_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 		_ = obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	return obj

@@ -44,7 +44,7 @@ func captureIntrinsics(vm *goja.Runtime) intrinsics {
 // while reading (a throwing getter or proxy trap) is returned as an error; uncatchable errors
 // (interrupts, stack overflow) propagate as panics.
 func (r *run) exportJSON(v goja.Value) (out jsonv.Value, err error) {
-	c := converter{intr: &r.intr, active: map[*goja.Object]bool{}}
+	c := converter{intr: r.intr, active: map[*goja.Object]bool{}}
 	if ex := r.vm.Try(func() { out, err = c.convert(v) }); ex != nil {
 		return jsonv.Value{}, ex
 	}

@@ -20,6 +20,7 @@ const (
 	DefaultMaxOutputBytes = 64 << 20         // Config.MaxOutputBytes
 	DefaultMaxStackDepth  = 1000             // Config.MaxStackDepth
 	DefaultMaxHeapBytes   = 512 << 20        // Config.MaxHeapBytes
+	DefaultPrewarm        = 1                // Config.Prewarm
 )
 
 // RegexpMatchTimeout bounds one regular-expression match. goja's backtracking engine (regexp2)
@@ -72,6 +73,12 @@ type Config struct {
 	// join and fill, Array.from, typed arrays, ArrayBuffer) throw a RangeError instead of
 	// allocating more than a quarter of it at once. Zero means 512 MiB.
 	MaxHeapBytes int64
+	// Prewarm is how many fresh goja runtimes, prelude installed, the runtime keeps ready for
+	// the next runs. Preparing one is most of the fixed cost of a run; after a run takes one, a
+	// background goroutine prepares its replacement, so a run that finds one ready starts
+	// sooner (the CPU is spent all the same, earlier). A prepared runtime is never reused and
+	// holds a few hundred KiB. Zero means 1; a negative value turns prewarming off.
+	Prewarm int
 }
 
 // validate checks cfg and applies its defaults.
@@ -105,15 +112,22 @@ func (cfg Config) validate() (Config, error) {
 	if cfg.MaxHeapBytes == 0 {
 		cfg.MaxHeapBytes = DefaultMaxHeapBytes
 	}
+	switch {
+	case cfg.Prewarm == 0:
+		cfg.Prewarm = DefaultPrewarm
+	case cfg.Prewarm < 0:
+		cfg.Prewarm = 0
+	}
 	return cfg, nil
 }
 
 // Goja is the in-process goja backend of Runtime. It is safe for concurrent use; every run gets
 // a fresh goja.Runtime that is never reused. Close disposes of it.
 type Goja struct {
-	cfg     Config
-	prelude *goja.Program
-	cache   programCache
+	cfg       Config
+	prelude   *goja.Program
+	polyfills *goja.Program
+	cache     programCache
 
 	// hooks lets the process worker stream logs and give up on a stuck run; zero in-process.
 	hooks runHooks
@@ -126,6 +140,16 @@ type Goja struct {
 	// tripped records that the watchdog stopped runs: the next watchdog starts only after a
 	// collection, so that the garbage those runs left does not count against the next run.
 	tripped bool
+
+	// spare holds up to cfg.Prewarm prepared realms; refilling is set while the refill
+	// goroutine runs, and refills waits for it.
+	spare     chan *realm
+	refilling bool
+	refills   sync.WaitGroup
+	// shape and shapeNamespaces (names only) are the bindings of the latest run: realms are
+	// prepared with their objects built, on the bet that the next run binds the same.
+	shape           string
+	shapeNamespaces []Namespace
 }
 
 // runHooks are callbacks for the process worker.
@@ -152,7 +176,68 @@ func New(cfg Config) (*Goja, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jsruntime: compiling the prelude: %w", err)
 	}
-	return &Goja{cfg: cfg, prelude: prelude, live: map[*run]struct{}{}}, nil
+	polyfills, err := goja.Compile("polyfills.js", polyfillSource, true)
+	if err != nil {
+		return nil, fmt.Errorf("jsruntime: compiling the polyfills: %w", err)
+	}
+	return &Goja{cfg: cfg, prelude: prelude, polyfills: polyfills, live: map[*run]struct{}{}, spare: make(chan *realm, cfg.Prewarm)}, nil
+}
+
+// takeRealm returns a prepared realm if one is ready, or else prepares one, and starts
+// preparing replacements in the background for requests shaped like nss.
+func (g *Goja) takeRealm(nss []Namespace) (rl *realm, shape string, err error) {
+	if cap(g.spare) == 0 {
+		rl, err = newRealm(g.cfg, g.prelude, nil, "")
+		return rl, "", err
+	}
+	shape = bindingShape(nss)
+	g.mu.Lock()
+	if shape != g.shape {
+		g.shape, g.shapeNamespaces = shape, namesOnly(nss)
+	}
+	g.mu.Unlock()
+	defer g.refill()
+	select {
+	case rl = <-g.spare:
+	default:
+		rl, err = newRealm(g.cfg, g.prelude, nil, "")
+	}
+	return rl, shape, err
+}
+
+// refill starts the goroutine that fills g.spare, unless it is running, full, or closed.
+func (g *Goja) refill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.refilling || g.closed || len(g.spare) == cap(g.spare) {
+		return
+	}
+	g.refilling = true
+	g.refills.Add(1)
+	go func() {
+		defer g.refills.Done()
+		for {
+			g.mu.Lock()
+			if g.closed || len(g.spare) == cap(g.spare) {
+				g.refilling = false
+				g.mu.Unlock()
+				return
+			}
+			nss, shape := g.shapeNamespaces, g.shape
+			g.mu.Unlock()
+			rl, err := newRealm(g.cfg, g.prelude, nss, shape)
+			if err != nil { // cannot happen with the built-in prelude; runs will report it
+				g.mu.Lock()
+				g.refilling = false
+				g.mu.Unlock()
+				return
+			}
+			select {
+			case g.spare <- rl:
+			default: // filled meanwhile by nobody else: only this goroutine sends
+			}
+		}
+	}()
 }
 
 // Config returns the effective configuration, defaults applied.
@@ -179,8 +264,14 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 		return led.fail(&Failure{Kind: KindException, Message: c.msg}), nil
 	}
 	prg := c.prg
-	r := newRun(ctx, g, req, led)
+	rl, shape, err := g.takeRealm(req.Bindings)
+	if err != nil {
+		return led.fail(&Failure{Kind: KindException, Message: err.Error()}), nil
+	}
+	r := newRun(ctx, g, req, led, rl)
 	r.lineOneShift = c.lineOneShift
+	r.polyfills = c.polyfills
+	r.shape = shape
 	if !g.enlist(r) {
 		return Result{}, ErrClosed
 	}
@@ -248,6 +339,10 @@ func (g *Goja) Close() error {
 	g.mu.Unlock()
 	g.stopAll(&Failure{Kind: KindAbort, Message: msgDisposed})
 	g.runs.Wait()
+	g.refills.Wait()
+	for len(g.spare) > 0 {
+		<-g.spare
+	}
 	return nil
 }
 

@@ -29,16 +29,16 @@ const (
 // run is one execution of one program in one fresh goja.Runtime. Only the goroutine that calls
 // execute (the loop goroutine) touches the VM; other goroutines post jobs, or stop the run.
 type run struct {
-	cfg     Config
-	hooks   runHooks
-	req     Request
-	prelude *goja.Program
-	vm      *goja.Runtime
-	intr    intrinsics
-	led     *ledger
-	parent  context.Context // the caller's context: its cancellation aborts the run
-	host    context.Context // passed to host functions; cancelled when the run ends
-	cancel  context.CancelFunc
+	cfg    Config
+	hooks  runHooks
+	req    Request
+	realm  *realm
+	vm     *goja.Runtime // realm.vm
+	intr   *intrinsics   // &realm.intr
+	led    *ledger
+	parent context.Context // the caller's context: its cancellation aborts the run
+	host   context.Context // passed to host functions; cancelled when the run ends
+	cancel context.CancelFunc
 
 	mu      sync.Mutex
 	queue   []func() error
@@ -50,8 +50,12 @@ type run struct {
 	// timers counts timer callbacks that may still run; execute waits for them.
 	timers sync.WaitGroup
 
-	// lineOneShift is the compiled program's compiled.lineOneShift.
+	// lineOneShift and polyfills are the compiled program's.
 	lineOneShift int
+	polyfills    uint32
+	polyfillPrg  *goja.Program
+	// shape is the request's bindingShape ("" when the runtime does not prewarm).
+	shape string
 
 	// Loop-goroutine state.
 	pending    int           // host calls not yet settled on the loop
@@ -59,20 +63,24 @@ type run struct {
 	rejections []*goja.Promise
 }
 
-func newRun(ctx context.Context, g *Goja, req Request, led *ledger) *run {
+func newRun(ctx context.Context, g *Goja, req Request, led *ledger, rl *realm) *run {
 	host, cancel := context.WithCancel(ctx)
-	return &run{
-		cfg:     g.cfg,
-		hooks:   g.hooks,
-		req:     req,
-		prelude: g.prelude,
-		vm:      goja.New(),
-		led:     led,
-		parent:  ctx,
-		host:    host,
-		cancel:  cancel,
-		wake:    make(chan struct{}, 1),
+	r := &run{
+		cfg:         g.cfg,
+		hooks:       g.hooks,
+		req:         req,
+		realm:       rl,
+		polyfillPrg: g.polyfills,
+		vm:          rl.vm,
+		intr:        &rl.intr,
+		led:         led,
+		parent:      ctx,
+		host:        host,
+		cancel:      cancel,
+		wake:        make(chan struct{}, 1),
 	}
+	rl.owner = r
+	return r
 }
 
 // execute runs prg (the compiled program) to completion and builds the result.
@@ -343,30 +351,20 @@ func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
 // object, each declared error class, then console.
 func (r *run) setup() ([]goja.Value, error) {
 	vm := r.vm
-	vm.SetMaxCallStackSize(r.cfg.MaxStackDepth)
 	vm.SetPromiseRejectionTracker(r.trackRejection)
-	r.intr = captureIntrinsics(vm)
-	makeErrorClass, err := r.installPrelude()
-	if err != nil {
-		return nil, err
-	}
-	objects := make([]goja.Value, 0, len(r.req.Bindings))
-	var classes []goja.Value
-	for i := range r.req.Bindings {
-		ns := &r.req.Bindings[i]
-		var class *goja.Object
-		if ec := ns.ErrorClass; ec != nil {
-			c, err := makeErrorClass(goja.Undefined(), vm.ToValue(ec.Name), vm.ToValue(ec.MemberNameProperty))
-			if err != nil {
-				return nil, err
-			}
-			class = c.(*goja.Object)
-			classes = append(classes, class)
+	if r.polyfills != 0 {
+		if err := r.realm.installPolyfills(r.polyfillPrg, r.polyfills); err != nil {
+			return nil, err
 		}
-		objects = append(objects, r.namespaceObject(ns, class))
 	}
-	args := append(objects, classes...)
-	return append(args, r.consoleObject()), nil
+	args := r.realm.bindings
+	if args == nil || r.realm.shape != r.shape {
+		var err error
+		if args, err = r.realm.buildBindings(r.req.Bindings); err != nil {
+			return nil, err
+		}
+	}
+	return append(args, r.realm.console), nil
 }
 
 // trackRejection keeps, in order, the rejected promises nobody has handled yet.

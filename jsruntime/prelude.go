@@ -3,6 +3,8 @@ package jsruntime
 import (
 	"encoding/base64"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -40,25 +42,50 @@ func oneStepLimits(maxHeap int64) (maxString, maxElements, maxBytes int64) {
 	return step, step / 16, step
 }
 
-// installPrelude runs the prelude in the fresh VM: size guards, the missing built-ins, the
-// regexp timeout check, and it returns the error-class factory. Everything it installs is built
-// from intrinsics captured before the program runs.
-func (r *run) installPrelude() (goja.Callable, error) {
-	vm := r.vm
-	if err := r.guardRegexps(); err != nil {
+// realm is a fresh goja.Runtime made ready for one run: stack limit set, intrinsics captured,
+// the prelude installed. Preparing it is most of the fixed cost of a run and depends only on
+// the Config, so Goja prepares realms ahead of the runs that take them (see Config.Prewarm).
+type realm struct {
+	vm   *goja.Runtime
+	intr intrinsics
+	// makeErrorClass builds the injected error classes; the prelude returns it.
+	makeErrorClass goja.Callable
+	// limits and host are the prelude's arguments, passed to the polyfills too.
+	limits, host *goja.Object
+	// console is the program's console (see consoleObject).
+	console *goja.Object
+	// bindings, when not nil, are the program function's arguments (without console) built
+	// ahead for requests whose bindingShape is shape.
+	bindings []goja.Value
+	shape    string
+
+	// owner is the run the realm serves, set before any of its JavaScript runs: the console and
+	// binding functions, built before the run existed, reach the run through it.
+	owner *run
+}
+
+// newRealm creates a goja.Runtime and installs the prelude: size guards, the regexp timeout
+// check, the console. Everything it installs is built from intrinsics captured before any
+// program runs. When nss is not nil it also builds the program function's arguments for
+// requests of nss's shape.
+func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) (*realm, error) {
+	vm := goja.New()
+	vm.SetMaxCallStackSize(cfg.MaxStackDepth)
+	rl := &realm{vm: vm, intr: captureIntrinsics(vm)}
+	if err := rl.guardRegexps(); err != nil {
 		return nil, err
 	}
-	maxString, maxElements, maxBytes := oneStepLimits(r.cfg.MaxHeapBytes)
+	maxString, maxElements, maxBytes := oneStepLimits(cfg.MaxHeapBytes)
+	if err := rl.guardBuffers(maxBytes); err != nil {
+		return nil, err
+	}
 	limits := vm.NewObject()
 	_ = limits.Set("maxString", maxString)
 	_ = limits.Set("maxElements", maxElements)
-	_ = limits.Set("maxBytes", maxBytes)
 	host := vm.NewObject()
-	_ = host.Set("atob", r.atob)
-	_ = host.Set("btoa", r.btoa)
-	_ = host.Set("utf8Encode", r.utf8Encode)
-	_ = host.Set("utf8Decode", r.utf8Decode)
-	fnValue, err := vm.RunProgram(r.prelude)
+	_ = host.Set("call", rl.callFunction)
+	rl.limits, rl.host = limits, host
+	fnValue, err := vm.RunProgram(prelude)
 	if err != nil {
 		return nil, err
 	}
@@ -70,11 +97,225 @@ func (r *run) installPrelude() (goja.Callable, error) {
 	if err != nil {
 		return nil, err
 	}
-	makeErrorClass, ok := goja.AssertFunction(factory)
+	rl.makeErrorClass, ok = goja.AssertFunction(factory)
 	if !ok {
 		return nil, fmt.Errorf("jsruntime: prelude did not return a function")
 	}
-	return makeErrorClass, nil
+	rl.console = rl.consoleObject()
+	if nss != nil {
+		if rl.bindings, err = rl.buildBindings(nss); err != nil {
+			return nil, err
+		}
+		rl.shape = shape
+	}
+	return rl, nil
+}
+
+// callFunction(f, this, ...args) calls f: the guards and polyfills call the built-ins they
+// captured through it rather than through Function.prototype.call or Reflect, which the program
+// can replace (and which goja would have to build for every realm).
+func (rl *realm) callFunction(call goja.FunctionCall) goja.Value {
+	f, ok := goja.AssertFunction(call.Argument(0))
+	if !ok {
+		panic(rl.vm.NewTypeError("not a function"))
+	}
+	var args []goja.Value
+	if len(call.Arguments) > 2 {
+		args = call.Arguments[2:]
+	}
+	v, err := f(call.Argument(1), args...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// polyfills are the built-ins goja lacks that polyfillSource can install, by the name that
+// makes a program ask for one (see polyfillsNamed).
+var polyfills = []string{"asyncIterator", "dispose", "asyncDispose", "structuredClone", "withResolvers",
+	"groupBy", "fromAsync", "queueMicrotask", "atob", "btoa", "TextEncoder", "TextDecoder"}
+
+// polyfillsNamed returns the polyfills (a bit per entry of polyfills) whose names occur in
+// code. A program gets the missing built-ins it names; one that reaches for them without
+// writing their names (globalThis["at" + "ob"]) finds them undefined, as on an engine without
+// them.
+func polyfillsNamed(code string) uint32 {
+	var set uint32
+	for i, name := range polyfills {
+		if strings.Contains(code, name) {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// installPolyfills runs the polyfill program for the set polyfillsNamed returned.
+func (rl *realm) installPolyfills(prg *goja.Program, set uint32) error {
+	vm := rl.vm
+	_ = rl.host.Set("atob", rl.atob)
+	_ = rl.host.Set("btoa", rl.btoa)
+	_ = rl.host.Set("utf8Encode", rl.utf8Encode)
+	_ = rl.host.Set("utf8Decode", rl.utf8Decode)
+	fnValue, err := vm.RunProgram(prg)
+	if err != nil {
+		return err
+	}
+	fn, ok := goja.AssertFunction(fnValue)
+	if !ok {
+		return fmt.Errorf("jsruntime: polyfills did not compile to a function")
+	}
+	want := func(call goja.FunctionCall) goja.Value {
+		name := call.Argument(0).String()
+		for i, p := range polyfills {
+			if p == name {
+				return vm.ToValue(set&(1<<i) != 0)
+			}
+		}
+		return vm.ToValue(false)
+	}
+	_, err = fn(goja.Undefined(), rl.limits, rl.host, vm.ToValue(want))
+	return err
+}
+
+// bufferCtors are the constructors that allocate their backing store in one native step, with
+// the bytes per element of each. goja lacks Float16Array; guardBuffers skips what is missing.
+var bufferCtors = []struct {
+	name     string
+	bytesPer float64
+}{
+	{"ArrayBuffer", 1}, {"Int8Array", 1}, {"Uint8Array", 1}, {"Uint8ClampedArray", 1},
+	{"Int16Array", 2}, {"Uint16Array", 2}, {"Float16Array", 2}, {"Int32Array", 4},
+	{"Uint32Array", 4}, {"Float32Array", 4}, {"Float64Array", 8}, {"BigInt64Array", 8},
+	{"BigUint64Array", 8},
+}
+
+// guardBuffers replaces ArrayBuffer and the typed-array constructors with proxies whose
+// construct trap refuses to allocate more than maxBytes at once (goja would otherwise end the
+// process with a fatal out-of-memory error). Each prototype's constructor points at the proxy,
+// so ta.constructor cannot reach the original. The traps are Go functions: a proxy with a
+// native handler costs a fraction of one with a JavaScript handler, and this runs per realm.
+func (rl *realm) guardBuffers(maxBytes int64) error {
+	vm := rl.vm
+	global := vm.GlobalObject()
+	hasInstance := vm.ToValue(rl.ordinaryHasInstance).(*goja.Object)
+	_ = hasInstance.DefineDataProperty("name", vm.ToValue("[Symbol.hasInstance]"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	for _, c := range bufferCtors {
+		orig, ok := global.Get(c.name).(*goja.Object)
+		if !ok {
+			continue
+		}
+		construct, ok := goja.AssertConstructor(orig)
+		if !ok {
+			return fmt.Errorf("jsruntime: %s is not a constructor", c.name)
+		}
+		isBuffer, bytesPer := c.name == "ArrayBuffer", c.bytesPer
+		var guarded *goja.Object
+		trap := func(target *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
+			if n := allocationLength(args, isBuffer); n*bytesPer > float64(maxBytes) {
+				msg := "Array buffer allocation failed"
+				if !isBuffer {
+					msg = "Invalid typed array length: " + strconv.FormatFloat(n, 'f', -1, 64)
+				}
+				panic(rl.rangeError(msg))
+			}
+			if newTarget == guarded {
+				newTarget = target
+			}
+			o, err := construct(newTarget, args...)
+			if err != nil {
+				panic(err)
+			}
+			return o
+		}
+		guarded = vm.ToValue(vm.NewProxy(orig, &goja.ProxyTrapConfig{Construct: trap})).(*goja.Object)
+		// goja's instanceof throws for a proxy on the right ("Expecting a function in
+		// instanceof check"). A Symbol.hasInstance on ArrayBuffer and on %TypedArray% (which
+		// every typed-array constructor inherits from), reached through the proxy, takes that
+		// path instead.
+		if c.name == "ArrayBuffer" || c.name == "Int8Array" {
+			owner := orig
+			if c.name != "ArrayBuffer" {
+				owner = orig.Prototype()
+			}
+			if err := owner.DefineDataPropertySymbol(goja.SymHasInstance, hasInstance, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+				return err
+			}
+		}
+		proto, ok := orig.Get("prototype").(*goja.Object)
+		if !ok {
+			return fmt.Errorf("jsruntime: %s.prototype is missing", c.name)
+		}
+		if err := proto.DefineDataProperty("constructor", guarded, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+		if err := global.DefineDataProperty(c.name, guarded, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ordinaryHasInstance is OrdinaryHasInstance(this, v): whether this.prototype is on v's
+// prototype chain. this is the guarded constructor or a subclass of it.
+func (rl *realm) ordinaryHasInstance(call goja.FunctionCall) goja.Value {
+	c, ok := call.This.(*goja.Object)
+	if _, callable := goja.AssertFunction(c); !ok || !callable {
+		return rl.vm.ToValue(false)
+	}
+	o, ok := call.Argument(0).(*goja.Object)
+	if !ok {
+		return rl.vm.ToValue(false)
+	}
+	proto, ok := c.Get("prototype").(*goja.Object)
+	if !ok {
+		panic(rl.vm.NewTypeError("Function has non-object prototype in instanceof check"))
+	}
+	for p := o.Prototype(); p != nil; p = p.Prototype() {
+		if p.SameAs(proto) {
+			return rl.vm.ToValue(true)
+		}
+	}
+	return rl.vm.ToValue(false)
+}
+
+// allocationLength is the element count a buffer constructor is asked for: ToIntegerOrInfinity
+// of a length argument, or the length of an array-like source (an ArrayBuffer source allocates
+// nothing).
+func allocationLength(args []goja.Value, isBuffer bool) float64 {
+	var a goja.Value = goja.Undefined()
+	if len(args) > 0 {
+		a = args[0]
+	}
+	if o, ok := a.(*goja.Object); ok && !isBuffer {
+		if _, ok := o.Export().(goja.ArrayBuffer); ok {
+			return 0
+		}
+		switch l := o.Get("length").Export().(type) {
+		case int64:
+			return float64(l)
+		case float64:
+			return toInteger(l)
+		}
+		return 0
+	}
+	return toInteger(a.ToFloat())
+}
+
+// toInteger is ToIntegerOrInfinity.
+func toInteger(f float64) float64 {
+	if math.IsNaN(f) {
+		return 0
+	}
+	return math.Trunc(f)
+}
+
+// rangeError returns a RangeError built from the captured constructor.
+func (rl *realm) rangeError(msg string) *goja.Object {
+	e, err := rl.vm.New(rl.intr.rangeErrorCtor, rl.vm.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 // guardRegexps replaces RegExp.prototype.exec and test with Go wrappers around the originals
@@ -83,8 +324,8 @@ func (r *run) installPrelude() (goja.Callable, error) {
 // timeout. With exec replaced, goja's String and Symbol.* regexp methods take their generic
 // path, which calls exec, so every match in the realm goes through the wrapper; the originals
 // are held only here, out of the program's reach.
-func (r *run) guardRegexps() error {
-	vm := r.vm
+func (rl *realm) guardRegexps() error {
+	vm := rl.vm
 	proto, ok := vm.GlobalObject().Get("RegExp").(*goja.Object).Get("prototype").(*goja.Object)
 	if !ok {
 		return fmt.Errorf("jsruntime: RegExp.prototype is missing")
@@ -108,11 +349,7 @@ func (r *run) guardRegexps() error {
 					}
 				}
 				msg := fmt.Sprintf(msgRegexpTimeout, RegexpMatchTimeout.Milliseconds(), pattern)
-				e, err := vm.New(r.intr.rangeErrorCtor, vm.ToValue(msg))
-				if err != nil {
-					panic(err)
-				}
-				panic(e)
+				panic(rl.rangeError(msg))
 			}
 			return res
 		}).(*goja.Object)
@@ -126,30 +363,30 @@ func (r *run) guardRegexps() error {
 }
 
 // throwDOM throws an Error named name, as a DOMException would be.
-func (r *run) throwDOM(name, message string) {
-	e, err := r.vm.New(r.intr.errorCtor, r.vm.ToValue(message))
+func (rl *realm) throwDOM(name, message string) {
+	e, err := rl.vm.New(rl.intr.errorCtor, rl.vm.ToValue(message))
 	if err != nil {
 		panic(err)
 	}
-	_ = e.DefineDataProperty("name", r.vm.ToValue(name), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = e.DefineDataProperty("name", rl.vm.ToValue(name), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	panic(e)
 }
 
 // btoa encodes a string of Latin-1 characters as base64.
-func (r *run) btoa(call goja.FunctionCall) goja.Value {
+func (rl *realm) btoa(call goja.FunctionCall) goja.Value {
 	s := call.Argument(0).String()
 	b := make([]byte, 0, len(s))
 	for _, c := range s {
 		if c > 0xFF {
-			r.throwDOM("InvalidCharacterError", "Invalid character")
+			rl.throwDOM("InvalidCharacterError", "Invalid character")
 		}
 		b = append(b, byte(c))
 	}
-	return r.vm.ToValue(base64.StdEncoding.EncodeToString(b))
+	return rl.vm.ToValue(base64.StdEncoding.EncodeToString(b))
 }
 
 // atob decodes forgiving base64 (ASCII whitespace ignored, padding optional) to a Latin-1 string.
-func (r *run) atob(call goja.FunctionCall) goja.Value {
+func (rl *realm) atob(call goja.FunctionCall) goja.Value {
 	s := strings.Map(func(c rune) rune {
 		if c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' {
 			return -1
@@ -161,45 +398,45 @@ func (r *run) atob(call goja.FunctionCall) goja.Value {
 	}
 	b, err := base64.RawStdEncoding.DecodeString(s)
 	if err != nil || len(s)%4 == 1 {
-		r.throwDOM("InvalidCharacterError", "The string to be decoded is not correctly encoded.")
+		rl.throwDOM("InvalidCharacterError", "The string to be decoded is not correctly encoded.")
 	}
 	var sb strings.Builder
 	for _, c := range b {
 		sb.WriteRune(rune(c))
 	}
-	return r.vm.ToValue(sb.String())
+	return rl.vm.ToValue(sb.String())
 }
 
 // utf8Encode returns the UTF-8 bytes of a string (lone surrogates become U+FFFD) in a new
 // ArrayBuffer.
-func (r *run) utf8Encode(call goja.FunctionCall) goja.Value {
-	return r.vm.ToValue(r.vm.NewArrayBuffer([]byte(call.Argument(0).String())))
+func (rl *realm) utf8Encode(call goja.FunctionCall) goja.Value {
+	return rl.vm.ToValue(rl.vm.NewArrayBuffer([]byte(call.Argument(0).String())))
 }
 
 // utf8Decode decodes bytes [offset, offset+length) of an ArrayBuffer as UTF-8. fatal makes
 // invalid input a TypeError; otherwise each invalid byte becomes U+FFFD. A leading BOM is
 // dropped unless ignoreBOM.
-func (r *run) utf8Decode(call goja.FunctionCall) goja.Value {
+func (rl *realm) utf8Decode(call goja.FunctionCall) goja.Value {
 	buf, ok := call.Argument(0).Export().(goja.ArrayBuffer)
 	if !ok {
-		panic(r.vm.NewTypeError("The provided value is not of type '(ArrayBuffer or ArrayBufferView)'"))
+		panic(rl.vm.NewTypeError("The provided value is not of type '(ArrayBuffer or ArrayBufferView)'"))
 	}
 	data := buf.Bytes()
 	off, n := call.Argument(1).ToInteger(), call.Argument(2).ToInteger()
 	if off < 0 || n < 0 || off+n > int64(len(data)) {
-		panic(r.vm.NewTypeError("invalid view"))
+		panic(rl.vm.NewTypeError("invalid view"))
 	}
 	b := data[off : off+n]
 	if !call.Argument(4).ToBoolean() {
 		b = bytesTrimBOM(b)
 	}
 	if utf8.Valid(b) {
-		return r.vm.ToValue(string(b))
+		return rl.vm.ToValue(string(b))
 	}
 	if call.Argument(3).ToBoolean() {
-		panic(r.vm.NewTypeError("The encoded data was not valid for encoding utf-8"))
+		panic(rl.vm.NewTypeError("The encoded data was not valid for encoding utf-8"))
 	}
-	return r.vm.ToValue(strings.ToValidUTF8(string(b), "\uFFFD"))
+	return rl.vm.ToValue(strings.ToValidUTF8(string(b), "\uFFFD"))
 }
 
 func bytesTrimBOM(b []byte) []byte {
@@ -209,29 +446,20 @@ func bytesTrimBOM(b []byte) []byte {
 	return b
 }
 
-// preludeSource evaluates to a function of (limits, host) that runs once per run before the
-// program. It polyfills the well-known symbols esbuild's lowered async iteration and `using`
-// need, installs size guards on the built-ins that allocate in one native step, adds the
-// commonly used built-ins goja lacks, and returns a factory for the injected error classes.
-// Everything is built from intrinsics captured here, before the program can change them.
+// preludeSource evaluates to a function of (limits, host) that runs once per realm. It installs
+// size guards on the built-ins that allocate in one native step and returns a factory for the
+// injected error classes. Everything is built from intrinsics captured here, before any program
+// can change them; host.call is a Go function calling its first argument, so the guards do not
+// depend on Function.prototype or Reflect.
 const preludeSource = `(function (limits, host) {
 	"use strict";
-	const G = globalThis;
-	const O = Object, defineProperty = O.defineProperty, getPrototypeOf = O.getPrototypeOf;
-	const symbolFor = Symbol.for, toStr = String, apply = Reflect.apply, construct = Reflect.construct;
-	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error, P = Proxy, Prom = Promise;
-	const trunc = Math.trunc, isArray = Array.isArray, ObjectKeys = O.keys, hasOwn = O.hasOwn;
-	const iteratorSym = Symbol.iterator;
-	const { maxString, maxElements, maxBytes } = limits;
+	const O = Object, defineProperty = O.defineProperty, toStr = String, call = host.call;
+	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error, trunc = Math.trunc;
+	const { maxString, maxElements } = limits;
 
 	// Define as a built-in method would be: writable, non-enumerable, configurable.
 	const method = (target, name, value) =>
 		defineProperty(target, name, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
-
-	for (const n of ["asyncIterator", "dispose", "asyncDispose"]) {
-		if (!Symbol[n]) defineProperty(Symbol, n, { __proto__: null, value: symbolFor("Symbol." + n) });
-	}
-
 	const toInteger = (x) => { x = +x; return x !== x ? 0 : trunc(x); };
 	const stringLength = () => new RangeErr("Invalid string length");
 	const arrayLength = () => new RangeErr("Invalid array length");
@@ -247,13 +475,13 @@ const preludeSource = `(function (limits, host) {
 	method(SP, "repeat", { repeat(count) {
 		const s = thisString(this, "repeat"), n = toInteger(count);
 		if (n > 0 && n !== Infinity && s.length * n > maxString) throw stringLength();
-		return apply(repeat0, s, [n]);
+		return call(repeat0, s, n);
 	} }.repeat);
 	const pad = (pad0, name) => ({ [name](maxLength, fillString = undefined) {
 		const s = thisString(this, name), n = toInteger(maxLength);
 		const f = fillString === undefined ? undefined : toStr(fillString);
 		if (n > s.length && n > maxString && f !== "") throw stringLength();
-		return apply(pad0, s, f === undefined ? [n] : [n, f]);
+		return f === undefined ? call(pad0, s, n) : call(pad0, s, n, f);
 	} })[name];
 	method(SP, "padStart", pad(padStart0, "padStart"));
 	method(SP, "padEnd", pad(padEnd0, "padEnd"));
@@ -262,7 +490,7 @@ const preludeSource = `(function (limits, host) {
 		const o = O(this), len = toInteger(o.length);
 		const sep = separator === undefined ? "," : toStr(separator);
 		if (len > maxElements || (len > 1 && (len - 1) * sep.length > maxString)) throw stringLength();
-		return apply(join0, o, [sep]);
+		return call(join0, o, sep);
 	} }.join);
 	method(AP, "fill", { fill(value, start = undefined, end = undefined) {
 		if (this === null || this === undefined) throw new TypeErr("Array.prototype.fill called on null or undefined");
@@ -271,86 +499,94 @@ const preludeSource = `(function (limits, host) {
 		s = s < 0 ? Math.max(len + s, 0) : Math.min(s, len);
 		e = e < 0 ? Math.max(len + e, 0) : Math.min(e, len);
 		if (e - s > maxElements) throw arrayLength();
-		return apply(fill0, o, [value, s, e]);
+		return call(fill0, o, value, s, e);
 	} }.fill);
 	method(Array, "from", { from(items, mapFn = undefined, thisArg = undefined) {
 		if (items !== null && items !== undefined) {
 			const len = O(items).length;
 			if (typeof len === "number" && len > maxElements) throw arrayLength();
 		}
-		return apply(from0, this, [items, mapFn, thisArg]);
+		return call(from0, this, items, mapFn, thisArg);
 	} }.from);
 
-	// Typed arrays and ArrayBuffer: proxies whose construct trap checks the byte length. Each
-	// prototype's constructor points at the proxy, so ta.constructor cannot reach the original.
-	const guardCtor = (name, bytesPer) => {
-		const C = G[name];
-		if (typeof C !== "function") return;
-		const isBuffer = name === "ArrayBuffer";
-		const guarded = new P(C, { __proto__: null, construct(target, args, newTarget) {
-			const a = args[0];
-			let n = 0;
-			if (isBuffer || a === null || typeof a !== "object") n = toInteger(a);
-			else if (!(a instanceof ArrayBuffer0)) { const l = a.length; n = typeof l === "number" ? l : 0; }
-			if (n * bytesPer > maxBytes) throw new RangeErr(isBuffer ? "Array buffer allocation failed" : "Invalid typed array length: " + n);
-			return construct(target, args, newTarget === guarded ? target : newTarget);
-		} });
-		defineProperty(C.prototype, "constructor", { __proto__: null, value: guarded, writable: true, enumerable: false, configurable: true });
-		method(G, name, guarded);
+	return function makeErrorClass(name, member) {
+		const C = class extends BaseError {
+			constructor(memberName, message) {
+				super(message);
+				defineProperty(this, "name", { __proto__: null, value: name, enumerable: true });
+				defineProperty(this, member, { __proto__: null, value: toStr(memberName), enumerable: true });
+			}
+		};
+		defineProperty(C, "name", { __proto__: null, value: name });
+		return C;
 	};
-	const ArrayBuffer0 = ArrayBuffer;
-	guardCtor("ArrayBuffer", 1);
-	for (const [n, b] of [["Int8Array", 1], ["Uint8Array", 1], ["Uint8ClampedArray", 1], ["Int16Array", 2],
-		["Uint16Array", 2], ["Float16Array", 2], ["Int32Array", 4], ["Uint32Array", 4], ["Float32Array", 4],
-		["Float64Array", 8], ["BigInt64Array", 8], ["BigUint64Array", 8]]) guardCtor(n, b);
-	const Uint8 = G.Uint8Array;
+})`
 
-	// --- Built-ins goja lacks ---
-	// Map, Set, Date and RegExp are captured when a polyfill first needs them, not here: touching
-	// them makes goja build their constructors and prototypes, which cost more than the rest of a
-	// trivial run. A program that changed them first only changes its own polyfill's behaviour.
-	const push = AP.push, pop = AP.pop;
+// polyfillSource evaluates to a function of (limits, host, want) that installs the built-ins
+// goja lacks that want(name) asks for. A run installs those its program's text names (see
+// polyfillsNamed): most programs use none, and building them all cost more than the rest of a
+// trivial run. They capture the intrinsics they use when they are installed, before the program
+// runs.
+const polyfillSource = `(function (limits, host, want) {
+	"use strict";
+	const G = globalThis;
+	const O = Object, defineProperty = O.defineProperty;
+	const symbolFor = Symbol.for, toStr = String, call = host.call;
+	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error, Prom = Promise;
+	const trunc = Math.trunc, isArray = Array.isArray, ObjectKeys = O.keys, hasOwn = O.hasOwn;
+	const iteratorSym = Symbol.iterator, AP = Array.prototype, ArrayBuffer0 = ArrayBuffer;
+	const { maxElements } = limits;
+	const method = (target, name, value) =>
+		defineProperty(target, name, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
+	const toInteger = (x) => { x = +x; return x !== x ? 0 : trunc(x); };
+	const arrayLength = () => new RangeErr("Invalid array length");
+
+	// The well-known symbols esbuild's lowered async iteration and using refer to.
+	for (const n of ["asyncIterator", "dispose", "asyncDispose"]) {
+		if (!Symbol[n] && (want(n) || (n === "asyncIterator" && want("fromAsync")))) defineProperty(Symbol, n, { __proto__: null, value: symbolFor("Symbol." + n) });
+	}
+	// Map, Set, Date and RegExp are captured only for the polyfills that use them: touching them
+	// makes goja build their constructors and prototypes.
+	const push = AP.push, pop = AP.pop, Uint8 = G.Uint8Array;
 	let MapC, SetC, DateC, RegExpC, mapGet, mapSet, mapHas, setAdd, mapEntries, setValues, getTime;
-	const intrinsics = () => {
-		if (MapC !== undefined) return;
+	if (want("structuredClone") || want("groupBy")) {
 		MapC = G.Map; SetC = G.Set; DateC = G.Date; RegExpC = G.RegExp;
 		mapGet = MapC.prototype.get; mapSet = MapC.prototype.set; mapHas = MapC.prototype.has;
 		setAdd = SetC.prototype.add; mapEntries = MapC.prototype.entries; setValues = SetC.prototype.values;
 		getTime = DateC.prototype.getTime;
-	};
+	}
 	const cloneError = (msg) => { const e = new BaseError(msg); defineProperty(e, "name", { __proto__: null, value: "DataCloneError" }); return e; };
 
 	// structuredClone for JSON-like values, Date, RegExp, Map, Set, and shared or cyclic
 	// references, without recursion (deep nesting is fine).
-	method(G, "structuredClone", { structuredClone(value) {
+	if (want("structuredClone")) method(G, "structuredClone", { structuredClone(value) {
 		if (arguments.length === 0) throw new TypeErr("structuredClone requires 1 argument");
-		intrinsics();
 		const seen = new MapC();
 		const work = [];
 		const copy = (v) => {
 			if (typeof v === "function") throw cloneError(toStr(v).slice(0, 60) + " could not be cloned.");
 			if (typeof v === "symbol") throw cloneError("Symbol() could not be cloned.");
 			if (v === null || typeof v !== "object") return v;
-			if (apply(mapHas, seen, [v])) return apply(mapGet, seen, [v]);
+			if (call(mapHas, seen, v)) return call(mapGet, seen, v);
 			let out;
 			if (isArray(v)) out = new Array(v.length);
-			else if (v instanceof DateC) out = new DateC(apply(getTime, v, []));
+			else if (v instanceof DateC) out = new DateC(call(getTime, v));
 			else if (v instanceof RegExpC) out = new RegExpC(v.source, v.flags);
 			else if (v instanceof MapC) out = new MapC();
 			else if (v instanceof SetC) out = new SetC();
 			else if (v instanceof BaseError) { out = new BaseError(v.message); if (v.name !== "Error") out.name = v.name; }
 			else out = {};
-			apply(mapSet, seen, [v, out]);
-			apply(push, work, [[v, out]]);
+			call(mapSet, seen, v, out);
+			call(push, work, [v, out]);
 			return out;
 		};
 		const root = copy(value);
 		while (work.length) {
-			const [src, dst] = apply(pop, work, []);
+			const [src, dst] = call(pop, work);
 			if (src instanceof MapC) {
-				for (const [k, x] of apply(mapEntries, src, [])) apply(mapSet, dst, [copy(k), copy(x)]);
+				for (const [k, x] of call(mapEntries, src)) call(mapSet, dst, copy(k), copy(x));
 			} else if (src instanceof SetC) {
-				for (const x of apply(setValues, src, [])) apply(setAdd, dst, [copy(x)]);
+				for (const x of call(setValues, src)) call(setAdd, dst, copy(x));
 			} else if (!(src instanceof DateC) && !(src instanceof RegExpC) && !(src instanceof BaseError)) {
 				for (const k of ObjectKeys(src)) defineProperty(dst, k, { __proto__: null, value: copy(src[k]), writable: true, enumerable: true, configurable: true });
 			}
@@ -358,44 +594,43 @@ const preludeSource = `(function (limits, host) {
 		return root;
 	} }.structuredClone);
 
-	method(Prom, "withResolvers", { withResolvers() {
+	if (want("withResolvers")) method(Prom, "withResolvers", { withResolvers() {
 		let resolve, reject;
 		const promise = new this((a, b) => { resolve = a; reject = b; });
 		return { promise, resolve, reject };
 	} }.withResolvers);
 
-	method(O, "groupBy", { groupBy(items, callback) {
+	if (want("groupBy")) method(O, "groupBy", { groupBy(items, callback) {
 		if (typeof callback !== "function") throw new TypeErr("callback is not a function");
 		const out = O.create(null);
 		let i = 0;
 		for (const x of items) {
 			const k = callback(x, i++);
 			const key = typeof k === "symbol" ? k : toStr(k);
-			if (hasOwn(out, key)) apply(push, out[key], [x]); else out[key] = [x];
+			if (hasOwn(out, key)) call(push, out[key], x); else out[key] = [x];
 		}
 		return out;
 	} }.groupBy);
-	method(G.Map, "groupBy", { groupBy(items, callback) {
+	if (want("groupBy")) method(G.Map, "groupBy", { groupBy(items, callback) {
 		if (typeof callback !== "function") throw new TypeErr("callback is not a function");
-		intrinsics();
 		const out = new MapC();
 		let i = 0;
 		for (const x of items) {
 			let k = callback(x, i++);
 			if (k === 0) k = 0; // -0 to +0
-			if (apply(mapHas, out, [k])) apply(push, apply(mapGet, out, [k]), [x]); else apply(mapSet, out, [k, [x]]);
+			if (call(mapHas, out, k)) call(push, call(mapGet, out, k), x); else call(mapSet, out, k, [x]);
 		}
 		return out;
 	} }.groupBy);
 
-	method(Array, "fromAsync", { async fromAsync(items, mapFn = undefined, thisArg = undefined) {
+	if (want("fromAsync")) method(Array, "fromAsync", { async fromAsync(items, mapFn = undefined, thisArg = undefined) {
 		if (mapFn !== undefined && typeof mapFn !== "function") throw new TypeErr("mapFn is not a function");
 		if (items === null || items === undefined) throw new TypeErr("items is not iterable");
 		const out = [];
-		const add = async (v, i) => apply(push, out, [mapFn === undefined ? v : await apply(mapFn, thisArg, [v, i])]);
+		const add = async (v, i) => call(push, out, mapFn === undefined ? v : await call(mapFn, thisArg, v, i));
 		const asyncIt = items[Symbol.asyncIterator];
 		if (asyncIt != null || items[iteratorSym] != null) {
-			const it = asyncIt != null ? apply(asyncIt, items, []) : apply(items[iteratorSym], items, []);
+			const it = asyncIt != null ? call(asyncIt, items) : call(items[iteratorSym], items);
 			for (let i = 0; ; i++) {
 				const r = await it.next();
 				if (r.done) break;
@@ -409,17 +644,17 @@ const preludeSource = `(function (limits, host) {
 		return out;
 	} }.fromAsync);
 
-	method(G, "queueMicrotask", { queueMicrotask(callback) {
+	if (want("queueMicrotask")) method(G, "queueMicrotask", { queueMicrotask(callback) {
 		if (typeof callback !== "function") throw new TypeErr("The \"callback\" argument must be of type function.");
 		Prom.resolve().then(() => callback());
 	} }.queueMicrotask);
 
 	const atob0 = host.atob, btoa0 = host.btoa, encode0 = host.utf8Encode, decode0 = host.utf8Decode;
-	method(G, "atob", { atob(data) {
+	if (want("atob")) method(G, "atob", { atob(data) {
 		if (arguments.length === 0) throw new TypeErr("atob requires 1 argument");
 		return atob0(toStr(data));
 	} }.atob);
-	method(G, "btoa", { btoa(data) {
+	if (want("btoa")) method(G, "btoa", { btoa(data) {
 		if (arguments.length === 0) throw new TypeErr("btoa requires 1 argument");
 		return btoa0(toStr(data));
 	} }.btoa);
@@ -460,18 +695,7 @@ const preludeSource = `(function (limits, host) {
 			return decode0(buffer, input.byteOffset, input.byteLength, this.#fatal, this.#ignoreBOM);
 		}
 	}
-	method(G, "TextEncoder", TextEncoder);
-	method(G, "TextDecoder", TextDecoder);
+	if (want("TextEncoder")) method(G, "TextEncoder", TextEncoder);
+	if (want("TextDecoder")) method(G, "TextDecoder", TextDecoder);
 
-	return function makeErrorClass(name, member) {
-		const C = class extends BaseError {
-			constructor(memberName, message) {
-				super(message);
-				defineProperty(this, "name", { __proto__: null, value: name, enumerable: true });
-				defineProperty(this, member, { __proto__: null, value: toStr(memberName), enumerable: true });
-			}
-		};
-		defineProperty(C, "name", { __proto__: null, value: name });
-		return C;
-	};
 })`

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,13 @@ const (
 	readyWait  = 3 * time.Second // for a new worker's "ready"
 )
 
+// maxStarts is how many workers a run is given while none acknowledges it (see Run).
+const maxStarts = 3
+
+// stderrHeadBytes is how much of a worker's standard error the parent keeps: a Go runtime that
+// aborts says why on its first line, then dumps its goroutines.
+const stderrHeadBytes = 4 << 10
+
 // errNotAWorker reports a worker command that does not speak the protocol, or a worker process
 // that got as far as starting a pool of its own: both mean its main does not call
 // RunWorkerIfRequested first.
@@ -40,11 +48,14 @@ type ProcessConfig struct {
 	Config
 	// Size is the number of warm worker processes, and so of concurrent runs. Zero means 2.
 	Size int
-	// MemoryLimit is each worker's hard memory limit in bytes: its RLIMIT_DATA (Linux); its Go
-	// soft memory limit (debug.SetMemoryLimit) is three quarters of it and its heap watchdog
-	// trips at half of it (or MaxHeapBytes if lower). A worker over it dies and its run ends as
-	// worker-exit. Zero means 1 GiB; otherwise at least 64 MiB. Race-detector builds skip the
-	// RLIMIT_DATA.
+	// MemoryLimit is each worker's hard memory limit in bytes, on top of what the worker
+	// occupies when it starts: its RLIMIT_DATA (Linux) is MemoryLimit plus the address space
+	// the Go runtime has reserved by then, plus stacks for the threads it may start later
+	// (RLIMIT_DATA counts address space, and those reservations are most of it while barely
+	// resident: see dataLimit). Its Go soft memory limit (debug.SetMemoryLimit) is three
+	// quarters of it and its heap watchdog trips at half of it (or MaxHeapBytes if lower). A
+	// worker over it dies and its run ends as worker-exit. Zero means 1 GiB; otherwise at least
+	// 64 MiB. Race-detector builds skip the RLIMIT_DATA.
 	MemoryLimit int64
 	// Command starts a worker: a program that calls RunWorkerIfRequested first thing. Nil
 	// means the running executable, without arguments.
@@ -54,8 +65,10 @@ type ProcessConfig struct {
 // ProcessPool is the process-isolated backend of Runtime: each run executes in a warm worker
 // process (the same binary re-executed, see RunWorkerIfRequested) under an OS memory limit.
 // Host functions stay in the calling process: the worker calls back over a pipe, in program
-// order. A worker that dies ends its run as worker-exit and is replaced; the host survives.
-// It is safe for concurrent use.
+// order. A worker that dies ends its run as worker-exit and is replaced; the host survives. A
+// run whose worker dies before it acknowledged the run (so before any of the program ran: a
+// worker that died idle) is started again on another worker, up to maxStarts times. It is safe
+// for concurrent use.
 type ProcessPool struct {
 	cfg  ProcessConfig
 	spec string // workerConfig as JSON
@@ -136,6 +149,37 @@ type worker struct {
 	once   sync.Once
 	state  *os.ProcessState
 	err    error // of Wait
+	stderr stderrHead
+}
+
+// stderrHead keeps the first stderrHeadBytes of a worker's standard error and drops the rest.
+type stderrHead struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (h *stderrHead) Write(b []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if room := stderrHeadBytes - len(h.buf); room > 0 {
+		h.buf = append(h.buf, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
+}
+
+// firstLine returns the first non-blank line written, at most 200 bytes of it.
+func (h *stderrHead) firstLine() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for line := range strings.Lines(string(h.buf)) {
+		if line = strings.TrimSpace(line); line != "" {
+			if len(line) > 200 {
+				line = strings.ToValidUTF8(line[:200], "") + "…"
+			}
+			return line
+		}
+	}
+	return ""
 }
 
 // spawn starts a worker process and the goroutine that reads its frames and waits for it.
@@ -150,10 +194,11 @@ func (p *ProcessPool) spawn() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
+	w := &worker{cmd: cmd, out: &frameWriter{w: stdin}, frames: make(chan *frame, 64), exited: make(chan struct{}), quit: make(chan struct{})}
+	cmd.Stderr = &w.stderr // os/exec copies it until the worker exits; Wait waits for the copy
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("jsruntime: starting a worker: %w", err)
 	}
-	w := &worker{cmd: cmd, out: &frameWriter{w: stdin}, frames: make(chan *frame, 64), exited: make(chan struct{}), quit: make(chan struct{})}
 	p.workers.Add(1)
 	go func() {
 		defer p.workers.Done()
@@ -185,6 +230,10 @@ func (p *ProcessPool) spawn() (*worker, error) {
 	}
 	w.kill()
 	<-w.exited
+	if (w.state != nil && w.state.Exited()) || w.stderr.firstLine() != "" {
+		// It ended by itself, or said something: a worker that dies while starting says why.
+		return nil, fmt.Errorf("%w: %s", errNotAWorker, w.exitFailure().Message)
+	}
 	return nil, errNotAWorker
 }
 
@@ -194,30 +243,53 @@ func (w *worker) kill() {
 	_ = w.cmd.Process.Kill()
 }
 
-// exitFailure describes how a dead worker ended.
-func (w *worker) exitFailure() *Failure {
-	<-w.exited
-	if w.state != nil && w.state.Exited() {
-		return &Failure{Kind: KindWorkerExit, Message: fmt.Sprintf("worker exited with code %d before completing", w.state.ExitCode())}
+// dead reports whether the worker process has exited (and been waited for).
+func (w *worker) dead() bool {
+	select {
+	case <-w.exited:
+		return true
+	default:
+		return false
 	}
-	msg := "worker terminated"
-	if w.err != nil {
-		msg = w.err.Error()
-	}
-	return &Failure{Kind: KindWorkerExit, Message: "worker error: " + msg}
 }
 
-// acquire takes an idle worker, or starts one.
+// exitFailure describes how a dead worker ended, with the first line of its standard error
+// (a Go runtime that aborts says why there).
+func (w *worker) exitFailure() *Failure {
+	<-w.exited
+	var msg string
+	if w.state != nil && w.state.Exited() {
+		msg = fmt.Sprintf("worker exited with code %d before completing", w.state.ExitCode())
+	} else {
+		msg = "worker terminated"
+		if w.err != nil {
+			msg = w.err.Error()
+		}
+		msg = "worker error: " + msg
+	}
+	if line := w.stderr.firstLine(); line != "" {
+		msg += " (" + line + ")"
+	}
+	return &Failure{Kind: KindWorkerExit, Message: msg}
+}
+
+// acquire takes an idle worker, or starts one. An idle worker that has died is replaced.
 func (p *ProcessPool) acquire() (*worker, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
+	for {
+		p.mu.Lock()
+		n := len(p.idle)
+		if n == 0 {
+			p.mu.Unlock()
+			return p.spawn()
+		}
 		w := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
-		return w, nil
+		if !w.dead() {
+			return w, nil
+		}
+		p.release(w, false)
 	}
-	p.mu.Unlock()
-	return p.spawn()
 }
 
 // release returns a healthy worker to the pool, or ends a broken one and starts a replacement
@@ -278,17 +350,36 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 		return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed}), nil
 	}
 	defer func() { <-p.slots }()
-	w, err := p.acquire()
-	if err != nil {
-		return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}), nil
+	// A worker that dies before it acknowledges the run has run none of the program (no log,
+	// no host call): it died idle, or of something else. The run is not the cause, so it gets
+	// another worker rather than a worker-exit, a few times.
+	for starts := 1; ; starts++ {
+		w, err := p.acquire()
+		if err != nil {
+			return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}), nil
+		}
+		res, healthy, started := p.runOn(ctx, w, req, led)
+		p.release(w, healthy)
+		if started || starts == maxStarts || ctx.Err() != nil || p.isDisposing() {
+			return res, nil
+		}
 	}
-	res, healthy := p.runOn(ctx, w, req, led)
-	p.release(w, healthy)
-	return res, nil
 }
 
-// runOn drives one run on w. It reports whether w can run again.
-func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *ledger) (Result, bool) {
+// isDisposing reports whether Close has been called.
+func (p *ProcessPool) isDisposing() bool {
+	select {
+	case <-p.disposing:
+		return true
+	default:
+		return false
+	}
+}
+
+// runOn drives one run on w. It reports whether w can run again, and whether the worker
+// acknowledged the run (when not, it died before it could run any of the program, and the
+// result is its worker-exit failure).
+func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *ledger) (res Result, healthy, started bool) {
 	host, cancelHost := context.WithCancel(ctx)
 	defer cancelHost()
 	wire := make([]wireNamespace, len(req.Bindings))
@@ -300,7 +391,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	}
 	if err := w.out.write(&frame{T: "run", Program: req.Program, Bindings: wire}); err != nil {
 		w.kill()
-		return led.fail(w.exitFailure()), false
+		return led.fail(w.exitFailure()), false, false
 	}
 	// The run ends on the worker's "done"; otherwise the parent decides, and kills the worker.
 	var mu sync.Mutex
@@ -315,23 +406,25 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	var killAt <-chan time.Time
 	var pending *Failure // the parent's verdict, once the worker is given up on
 	ctxDone, disposing := ctx.Done(), p.disposing
-	giveUp := func(f *Failure) (Result, bool) {
+	giveUp := func(f *Failure) (Result, bool, bool) {
 		w.kill()
 		for _, line := range drainLogs(w) {
 			led.admit(line)
 		}
-		return led.fail(f), false
+		return led.fail(f), false, true
 	}
 	for {
 		select {
 		case f, ok := <-w.frames:
 			if !ok {
 				if pending != nil {
-					return led.fail(pending), false
+					return led.fail(pending), false, true
 				}
-				return led.fail(w.exitFailure()), false
+				return led.fail(w.exitFailure()), false, started
 			}
 			switch f.T {
+			case "started":
+				started = true
 			case "log":
 				led.admit(f.Line)
 			case "done":
@@ -346,12 +439,12 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 					if pending == nil {
 						pending = &Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}
 					}
-					return led.fail(pending), ctxDone != nil
+					return led.fail(pending), ctxDone != nil, true
 				}
 				// A worker whose run hit the heap watchdog may be close to its hard limit
 				// still: retire it rather than let the next run die of it.
-				res := fromWire(f.Result)
-				return res, res.Error == nil || res.Error.Kind != KindWorkerExit
+				done := fromWire(f.Result)
+				return done, done.Error == nil || done.Error.Kind != KindWorkerExit, true
 			case "fail":
 				if f.Failure == nil {
 					return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: malformed failure"})

@@ -30,6 +30,9 @@ type compiled struct {
 	// lineOneShift, when positive, is how many columns (UTF-16 units) goja counts on line 1
 	// before the program starts: the wrapper prefix of a program compiled without a source map.
 	lineOneShift int
+	// polyfills is the set of built-ins the program names that the realm must add (see
+	// polyfillsNamed).
+	polyfills uint32
 }
 
 // programCache is a small bounded cache of compiled programs, keyed by parameters and source.
@@ -105,7 +108,7 @@ func (g *Goja) compile(req Request) compiled {
 // fixLineOneColumns takes out of failure messages.
 func transformAndCompile(prefix, program string) compiled {
 	if prg, err := compileWrapped(sourceFile, prefix+program+"\n})"); err == nil {
-		return compiled{prg: prg, lineOneShift: utf16Len(prefix)}
+		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program)}
 	}
 	res := api.Transform(prefix+program+"\n})", api.TransformOptions{
 		Loader:     api.LoaderTS,
@@ -136,7 +139,7 @@ func transformAndCompile(prefix, program string) compiled {
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
-	return compiled{prg: prg}
+	return compiled{prg: prg, polyfills: polyfillsNamed(string(res.Code))}
 }
 
 // compileWrapped parses and compiles a wrapped program, refusing one whose text closed the

@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,8 +47,9 @@ type workerConfig struct {
 // Values are jsonv, so key order survives.
 //
 // Parent to worker: "run" (Program, Bindings), "reply" (ID, Value or Error), "abort" (Reason).
-// Worker to parent: "ready" (first, once), "call" (ID, NS, Fn, Value), "log" (Line), "done"
-// (Result), "fail" (Failure; the worker exits next).
+// Worker to parent: "ready" (first, once), "started" (a run was received: first for each run,
+// before any of it runs), "call" (ID, NS, Fn, Value), "log" (Line), "done" (Result), "fail"
+// (Failure; the worker exits next).
 type frame struct {
 	T        string          `json:"t"`
 	Program  string          `json:"program,omitempty"`
@@ -96,17 +100,127 @@ type frameWriter struct {
 }
 
 func (fw *frameWriter) write(f *frame) error {
-	body, err := json.Marshal(f)
+	buf, err := encodeFrame(f)
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, 4, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	buf = append(buf, body...)
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	_, err = fw.w.Write(buf)
 	return err
+}
+
+// encodeFrame returns f as it travels: its length, then its JSON.
+func encodeFrame(f *frame) ([]byte, error) {
+	body, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 4, 4+len(body))
+	binary.BigEndian.PutUint32(buf, uint32(len(body)))
+	return append(buf, body...), nil
+}
+
+// outboxBytes is how much encoded output a worker queues before send waits for the parent.
+const outboxBytes = 1 << 20
+
+// errOutboxClosed is send's error once the outbox is closed.
+var errOutboxClosed = errors.New("jsruntime: worker output closed")
+
+// outbox sends the worker's frames to the parent in order. send encodes and queues a frame;
+// the goroutine of run writes whatever is queued, many frames per write. So a run does not
+// wait for the parent to read what it logs (a console flood writes thousands of lines, and
+// while the parent is slow to read, waiting in the loop would be charged to the run's compute
+// budget); it waits only while more than outboxBytes are queued, which bounds the worker's
+// memory. It is safe for concurrent use.
+type outbox struct {
+	w    io.Writer
+	done chan struct{} // closed when run returns
+
+	mu      sync.Mutex
+	cond    *sync.Cond // signalled when frames are queued or written, or the outbox closes
+	queue   []byte     // encoded frames not yet taken by run
+	writing bool       // run is writing frames it took
+	closed  bool
+	err     error // of the write that failed; frames are dropped since
+}
+
+func newOutbox(w io.Writer) *outbox {
+	o := &outbox{w: w, done: make(chan struct{})}
+	o.cond = sync.NewCond(&o.mu)
+	return o
+}
+
+// send queues f. It fails once the outbox is closed or a write has failed.
+func (o *outbox) send(f *frame) error {
+	buf, err := encodeFrame(f)
+	if err != nil {
+		return err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for len(o.queue) > outboxBytes && !o.closed && o.err == nil {
+		o.cond.Wait()
+	}
+	switch {
+	case o.err != nil:
+		return o.err
+	case o.closed:
+		return errOutboxClosed
+	}
+	o.queue = append(o.queue, buf...)
+	o.cond.Broadcast()
+	return nil
+}
+
+// run writes the queued frames until the outbox is closed and drained, or a write fails.
+func (o *outbox) run() {
+	defer close(o.done)
+	var out []byte
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for {
+		for len(o.queue) == 0 && !o.closed {
+			o.cond.Wait()
+		}
+		if len(o.queue) == 0 {
+			return
+		}
+		out, o.queue = o.queue, out[:0]
+		o.writing = true
+		o.cond.Broadcast() // senders waiting for room
+		o.mu.Unlock()
+		_, err := o.w.Write(out)
+		if cap(out) > 2*outboxBytes {
+			out = nil // a huge result: do not keep its buffer
+		}
+		o.mu.Lock()
+		o.writing = false
+		o.cond.Broadcast() // flush
+		if err != nil {
+			o.err = err
+			o.queue = nil
+			return
+		}
+	}
+}
+
+// flush waits until every frame queued so far has been written, or a write has failed.
+func (o *outbox) flush() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for (len(o.queue) > 0 || o.writing) && o.err == nil {
+		o.cond.Wait()
+	}
+	return o.err
+}
+
+// close stops accepting frames; run writes what is queued, then returns.
+func (o *outbox) close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	o.cond.Broadcast()
 }
 
 func readFrame(r *bufio.Reader) (*frame, error) {
@@ -155,7 +269,7 @@ func serveWorker(spec string, in io.Reader, out io.Writer) int {
 	}
 	if wc.MemoryLimit > 0 {
 		if !raceEnabled {
-			if err := limitData(wc.MemoryLimit); err != nil {
+			if err := limitData(dataLimit(wc.MemoryLimit)); err != nil {
 				fmt.Fprintln(os.Stderr, "jsruntime worker:", err)
 			}
 		}
@@ -163,31 +277,103 @@ func serveWorker(spec string, in io.Reader, out io.Writer) int {
 		// collector works harder near the limit without thrashing below it.
 		debug.SetMemoryLimit(wc.MemoryLimit * 3 / 4)
 	}
-	w := &workerServer{out: &frameWriter{w: out}, calls: map[int64]func(jsonv.Value, error){}}
 	rt, err := New(wc.Config)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "jsruntime worker:", err)
 		return workerExitBroken
 	}
+	w := &workerServer{rt: rt, out: newOutbox(out), calls: map[int64]func(jsonv.Value, error){}}
+	go w.out.run()
+	defer func() {
+		w.out.close()
+		<-w.out.done
+	}()
 	rt.hooks = runHooks{
-		onLog: func(line string) { _ = w.out.write(&frame{T: "log", Line: line}) },
+		onLog: func(line string) { _ = w.out.send(&frame{T: "log", Line: line}) },
 		onStuck: func(f *Failure) {
-			_ = w.out.write(&frame{T: "fail", Failure: f})
+			// The failure, after the logs queued before it; a parent that does not read
+			// within stuckGrace is not waited for.
+			_ = w.out.send(&frame{T: "fail", Failure: f})
+			w.out.close()
+			t := time.NewTimer(stuckGrace)
+			select {
+			case <-w.out.done:
+			case <-t.C:
+			}
 			os.Exit(workerExitStuck)
 		},
 		stuckGrace: stuckGrace,
 	}
-	w.rt = rt
-	if err := w.out.write(&frame{T: "ready"}); err != nil {
+	if err := w.out.send(&frame{T: "ready"}); err != nil {
 		return workerExitBroken
 	}
 	return w.serve(bufio.NewReader(in))
 }
 
+// threadReserve is how many OS threads beyond GOMAXPROCS the worker's RLIMIT_DATA leaves room
+// for: the Go runtime starts threads as it needs them (sysmon, syscalls that block, such as a
+// write to a full pipe, hand their P to another thread) and never ends them.
+const threadReserve = 8
+
+// dataLimit returns the RLIMIT_DATA that gives the programs memoryLimit bytes. RLIMIT_DATA
+// counts address space, not memory: every private writable mapping, used or not. A Go worker
+// starts with about 100 MiB of it and 15 MiB resident (the runtime's reservations; a stack of
+// RLIMIT_STACK bytes, 8 MiB by default, for every thread of a cgo build), and each thread the
+// runtime starts later adds one more stack. Charged against memoryLimit, that left a 128 MiB
+// worker about 20 MiB, and the thread that a busy machine made the runtime start crossed it:
+// the runtime aborted (pthread_create failed, or "fatal error: runtime: cannot allocate
+// memory") whatever the run was doing. So the limit is memoryLimit on top of the footprint
+// measured now (/proc/self/status VmData), plus stacks for GOMAXPROCS + threadReserve more
+// threads. The heap itself stays bounded by the watchdog and the Go soft limit, both below
+// memoryLimit; one native step that allocates past them (see Config.MaxHeapBytes) meets the
+// kernel's refusal at most the unused part of that thread reserve beyond memoryLimit.
+func dataLimit(memoryLimit int64) int64 {
+	return procBytes("/proc/self/status", "VmData:") + memoryLimit +
+		int64(runtime.GOMAXPROCS(0)+threadReserve)*threadStackBytes()
+}
+
+// threadStackBytes is the address space of one thread stack: glibc's default, the soft
+// RLIMIT_STACK, or 8 MiB when that is unlimited or unknown.
+func threadStackBytes() int64 {
+	const fallback = 8 << 20
+	data, err := os.ReadFile("/proc/self/limits")
+	if err != nil {
+		return fallback
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "Max stack size"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				if n, err := strconv.ParseInt(f[0], 10, 64); err == nil && n > 0 {
+					return n
+				}
+			}
+		}
+	}
+	return fallback
+}
+
+// procBytes reads a "kB" field of a /proc status file in bytes; 0 when unavailable.
+func procBytes(path, field string) int64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, field); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}
+
 // workerServer is the worker side of the protocol.
 type workerServer struct {
 	rt  *Goja
-	out *frameWriter
+	out *outbox
 
 	mu     sync.Mutex
 	nextID int64
@@ -209,6 +395,17 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 		}
 		switch f.T {
 		case "run":
+			// Acknowledged, and in the pipe, before any of the program runs: a worker that dies
+			// before the parent reads this cannot have run it, and the parent may start it
+			// elsewhere.
+			err := w.out.send(&frame{T: "started"})
+			if err == nil {
+				err = w.out.flush()
+			}
+			if err != nil {
+				w.abort("worker output closed")
+				return workerExitBroken
+			}
 			ctx, cancel := context.WithCancelCause(context.Background())
 			w.mu.Lock()
 			w.cancel = cancel
@@ -266,7 +463,7 @@ func (w *workerServer) run(ctx context.Context, f *frame) {
 	if err != nil {
 		res = Result{Error: &Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}}
 	}
-	_ = w.out.write(&frame{T: "done", Result: toWire(res)})
+	_ = w.out.send(&frame{T: "done", Result: toWire(res)})
 }
 
 // forward returns a host function that sends the call to the parent.
@@ -277,7 +474,7 @@ func (w *workerServer) forward(ns int, name string) HostFunc {
 		id := w.nextID
 		w.calls[id] = settle
 		w.mu.Unlock()
-		if err := w.out.write(&frame{T: "call", ID: id, NS: ns, Fn: name, Value: []jsonv.Value{args}}); err != nil {
+		if err := w.out.send(&frame{T: "call", ID: id, NS: ns, Fn: name, Value: []jsonv.Value{args}}); err != nil {
 			settle(jsonv.Value{}, err)
 		}
 	}

@@ -37,14 +37,15 @@ const (
 	hostileWorkerMemory = 128 << 20
 )
 
-// hostilePrograms are the hostile programs, run round-robin.
+// hostilePrograms are the hostile programs, run round-robin. Want lists the outcomes each may
+// end with, separated by "|"; -v prints the message of every other outcome.
 var hostilePrograms = [...]program{
-	{Name: "infinite loop", Code: `for (;;) {}`},
-	{Name: "deep recursion", Code: `function f(n) { return f(n + 1) + 1 } return f(0)`},
-	{Name: "repeat 2**40", Code: `return 'x'.repeat(2 ** 40)`},
-	{Name: "console flood", Code: `for (let i = 0; ; i++) console.log('flood line ' + i)`},
-	{Name: "never settles", Code: `await new Promise(() => {}); return 1`},
-	{Name: "memory push loop", Code: `const a = []; for (let i = 0; ; i++) a.push({i, s: 'item ' + i, xs: [i, i + 1, i + 2]})`},
+	{Name: "infinite loop", Code: `for (;;) {}`, Want: "timeout"},
+	{Name: "deep recursion", Code: `function f(n) { return f(n + 1) + 1 } return f(0)`, Want: "exception"},
+	{Name: "repeat 2**40", Code: `return 'x'.repeat(2 ** 40)`, Want: "exception"},
+	{Name: "console flood", Code: `for (let i = 0; ; i++) console.log('flood line ' + i)`, Want: "output-limit"},
+	{Name: "never settles", Code: `await new Promise(() => {}); return 1`, Want: "exception"},
+	{Name: "memory push loop", Code: `const a = []; for (let i = 0; ; i++) a.push({i, s: 'item ' + i, xs: [i, i + 1, i + 2]})`, Want: "worker-exit|timeout"},
 }
 
 // phase is one batch of concurrent runs of the load test.
@@ -79,6 +80,22 @@ func loadTest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if o.isolation == jsruntime.IsolationProcess {
 		sampler = startRSSSampler()
 	}
+	// unexpected prints a run that ended otherwise than its program wants, with -v.
+	unexpected := func(string, program, registry.Result) {}
+	if o.verbose {
+		var mu sync.Mutex
+		unexpected = func(id string, p program, res registry.Result) {
+			msg := "(no failure)"
+			if f, ok := errors.AsType[*codemode.RunFailure](res.Err); ok {
+				msg = fmt.Sprintf("%q (%d log lines)", f.Message, len(f.Logs))
+			} else if res.IsError {
+				msg = res.Err.Error()
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(stderr, "%s %s: %s, want %s: %s\n", id, p.Name, outcome(res), p.Want, msg)
+		}
+	}
 
 	err := func() error {
 		sleepy, err := newRuntime(o, jsruntime.Config{}, 0)
@@ -90,8 +107,8 @@ func loadTest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		sleepProg := program{Name: "await 100 ms tool", Code: `const r = await tools.sleep({x: 1}); return r`}
-		ph, err := concurrently(ctx, o.runs, func(int) (program, *registry.Registry) { return sleepProg, reg })
+		sleepProg := program{Name: "await 100 ms tool", Code: `const r = await tools.sleep({x: 1}); return r`, Want: "ok"}
+		ph, err := concurrently(ctx, o.runs, unexpected, func(int) (program, *registry.Registry) { return sleepProg, reg })
 		if err != nil {
 			return err
 		}
@@ -123,7 +140,7 @@ func loadTest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		ph, err := concurrently(ctx, o.hostile, func(i int) (program, *registry.Registry) {
+		ph, err := concurrently(ctx, o.hostile, unexpected, func(i int) (program, *registry.Registry) {
 			p := hostilePrograms[i%len(hostilePrograms)]
 			if p.Name == "memory push loop" {
 				return p, regMemory
@@ -192,8 +209,9 @@ func sleepTool() registry.Tool {
 }
 
 // concurrently starts n runs at once (run i executes the program and registry pick returns)
-// and waits for all of them, counting the outcomes.
-func concurrently(ctx context.Context, n int, pick func(i int) (program, *registry.Registry)) (phase, error) {
+// and waits for all of them, counting the outcomes. It calls unexpected for every run whose
+// outcome is none of its program's Want.
+func concurrently(ctx context.Context, n int, unexpected func(id string, p program, res registry.Result), pick func(i int) (program, *registry.Registry)) (phase, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	ph := phase{Runs: n, Outcomes: map[string]int{}}
@@ -206,8 +224,13 @@ func concurrently(ctx context.Context, n int, pick func(i int) (program, *regist
 		p, reg := pick(i)
 		ph.Name = p.Name
 		wg.Go(func() {
-			res := runCode(ctx, reg, "load-"+strconv.Itoa(i), p.Code)
-			key := p.Name + ": " + outcome(res)
+			id := "load-" + strconv.Itoa(i)
+			res := runCode(ctx, reg, id, p.Code)
+			got := outcome(res)
+			if !slices.Contains(strings.Split(p.Want, "|"), got) {
+				unexpected(id, p, res)
+			}
+			key := p.Name + ": " + got
 			mu.Lock()
 			ph.Outcomes[key]++
 			mu.Unlock()

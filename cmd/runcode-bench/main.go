@@ -4,7 +4,7 @@
 // Usage:
 //
 //	runcode-bench [-n N] [-process-n N] [-node-n N] [-tools N] [-json]
-//	runcode-bench -load [-isolation inprocess|process] [-pool N] [-runs N] [-hostile N] [-json]
+//	runcode-bench -load [-isolation inprocess|process] [-pool N] [-runs N] [-hostile N] [-v] [-json]
 //
 // The default mode times three programs (one tool call, 100 sequential calls, 100 calls under
 // Promise.all) on runcode in-process, on runcode with process isolation (a warm pool), and on a
@@ -15,7 +15,9 @@
 // The -load mode runs -runs concurrent programs that each await a 100 ms tool, then -hostile
 // concurrent hostile programs (infinite loop, deep recursion, a huge repeat, a console flood, a
 // never-settling await, a memory push loop) under small budgets, and reports wall time, peak
-// RSS, goroutines before and after, and the failures by kind. It needs no network.
+// RSS, goroutines before and after, and the failures by kind. With -v it also prints, to stderr,
+// every run that ended otherwise than its program is expected to, with the failure message. It
+// needs no network.
 package main
 
 import (
@@ -44,6 +46,7 @@ type options struct {
 	n, processN, nodeN, tools int
 	jsonOut                   bool
 	load                      bool
+	verbose                   bool
 	isolation                 string
 	pool, runs, hostile       int
 }
@@ -63,6 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.pool, "pool", 8, "load test: worker processes with -isolation process")
 	fs.IntVar(&o.runs, "runs", 1000, "load test: concurrent runs awaiting a 100 ms tool")
 	fs.IntVar(&o.hostile, "hostile", 200, "load test: concurrent hostile runs")
+	fs.BoolVar(&o.verbose, "v", false, "load test: print every run that ends otherwise than expected, with its message, to stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

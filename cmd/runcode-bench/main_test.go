@@ -38,7 +38,7 @@ func TestSpeedModeSmoke(t *testing.T) {
 
 func TestLoadModeSmoke(t *testing.T) {
 	for _, iso := range []string{jsruntime.IsolationInProcess, jsruntime.IsolationProcess} {
-		out := smoke(t, "-load", "-json", "-isolation", iso, "-pool", "2", "-runs", "20", "-hostile", "12")
+		out := smoke(t, "-load", "-json", "-v", "-isolation", iso, "-pool", "2", "-runs", "20", "-hostile", "12")
 		for _, want := range []string{`"await 100 ms tool: ok": 20`, `"infinite loop: timeout": 2`, `"goroutines_after"`} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: output lacks %q:\n%s", iso, want, out)
