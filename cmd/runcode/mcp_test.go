@@ -118,25 +118,31 @@ func TestMCPSDKTypechecks(t *testing.T) {
 func TestMCPServerKilledMidRun(t *testing.T) {
 	needMCP(t, "mcp-server-everything")
 	dir := t.TempDir()
-	pidfile := filepath.Join(dir, "pid")
+	pidfile, tracefile := filepath.Join(dir, "pid"), filepath.Join(dir, "trace.jsonl")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	killed := make(chan struct{})
 	go func() {
+		defer close(killed)
+		// Kill the server once the trace shows the long call started (a fixed delay after the
+		// server's start raced with its initialization on a loaded machine).
 		for ctx.Err() == nil {
 			data, err := os.ReadFile(pidfile)
-			if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 {
-				time.Sleep(500 * time.Millisecond) // let the long call start
+			trace, _ := os.ReadFile(tracefile)
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 && bytes.Contains(trace, []byte("trigger-long-running-operation")) {
+				time.Sleep(200 * time.Millisecond) // let the request reach the server
 				syscall.Kill(pid, syscall.SIGKILL)
 				return
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
+	defer func() { <-killed }()
 	var out, errOut bytes.Buffer
 	program := `await tools["trigger-long-running-operation"]({duration: 20, steps: 2}); return "finished";`
 	mcpCmd := "sh -c 'echo $$ > \"$0\"; exec mcp-server-everything' " + strconv.Quote(pidfile)
 	start := time.Now()
-	code := run(ctx, []string{"run", "--mcp", mcpCmd, "-"}, strings.NewReader(program), &out, &errOut)
+	code := run(ctx, []string{"run", "--mcp", mcpCmd, "--trace", tracefile, "-"}, strings.NewReader(program), &out, &errOut)
 	if ctx.Err() != nil {
 		t.Fatal("the run did not end after the server was killed")
 	}
