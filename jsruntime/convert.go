@@ -44,7 +44,7 @@ func captureIntrinsics(vm *goja.Runtime) intrinsics {
 // while reading (a throwing getter or proxy trap) is returned as an error; uncatchable errors
 // (interrupts, stack overflow) propagate as panics.
 func (r *run) exportJSON(v goja.Value) (out jsonv.Value, err error) {
-	c := converter{intr: r.intr, active: map[*goja.Object]bool{}}
+	c := converter{intr: r.intr}
 	if ex := r.vm.Try(func() { out, err = c.convert(v) }); ex != nil {
 		return jsonv.Value{}, ex
 	}
@@ -52,8 +52,43 @@ func (r *run) exportJSON(v goja.Value) (out jsonv.Value, err error) {
 }
 
 type converter struct {
-	intr   *intrinsics
-	active map[*goja.Object]bool // containers on the current path, for cycle detection
+	intr *intrinsics
+	// The containers on the current path, for cycle detection: the first few in path (most
+	// values are shallow, and a map per conversion cost more than the rest of a small one), the
+	// deeper ones in deep.
+	path  [8]*goja.Object
+	depth int
+	deep  map[*goja.Object]bool
+}
+
+func (c *converter) onPath(o *goja.Object) bool {
+	for _, p := range c.path[:min(c.depth, len(c.path))] {
+		if p == o {
+			return true
+		}
+	}
+	return c.deep[o]
+}
+
+func (c *converter) push(o *goja.Object) {
+	if c.depth < len(c.path) {
+		c.path[c.depth] = o
+	} else {
+		if c.deep == nil {
+			c.deep = map[*goja.Object]bool{}
+		}
+		c.deep[o] = true
+	}
+	c.depth++
+}
+
+func (c *converter) pop(o *goja.Object) {
+	c.depth--
+	if c.depth < len(c.path) {
+		c.path[c.depth] = nil
+	} else {
+		delete(c.deep, o)
+	}
 }
 
 // convert accepts null, booleans, strings, finite numbers other than -0, dense ordinary arrays
@@ -84,7 +119,7 @@ func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
 		}
 		return jsonv.Value{}, errNotLossless
 	}
-	if c.active[o] || o.ExportType() == proxyType {
+	if c.onPath(o) || o.ExportType() == proxyType {
 		return jsonv.Value{}, errNotLossless
 	}
 	proto := o.Prototype()
@@ -93,15 +128,15 @@ func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
 		if proto != c.intr.arrayProto {
 			return jsonv.Value{}, errNotLossless
 		}
-		c.active[o] = true
-		defer delete(c.active, o)
+		c.push(o)
+		defer c.pop(o)
 		return c.array(o)
 	case "Object":
 		if proto != nil && proto != c.intr.objectProto {
 			return jsonv.Value{}, errNotLossless
 		}
-		c.active[o] = true
-		defer delete(c.active, o)
+		c.push(o)
+		defer c.pop(o)
 		return c.object(o)
 	}
 	return jsonv.Value{}, errNotLossless

@@ -60,6 +60,7 @@ type run struct {
 	// Loop-goroutine state.
 	pending    int           // host calls not yet settled on the loop
 	busy       time.Duration // time spent running JavaScript
+	budget     *time.Timer   // enter's compute-budget timer
 	rejections []*goja.Promise
 }
 
@@ -196,7 +197,11 @@ func (r *run) next() (func() error, *Failure) {
 	}
 	job := r.queue[0]
 	r.queue[0] = nil
-	r.queue = r.queue[1:]
+	if len(r.queue) == 1 {
+		r.queue = r.queue[:0] // keep the backing array: most runs queue one job at a time
+	} else {
+		r.queue = r.queue[1:]
+	}
 	return job, nil
 }
 
@@ -226,15 +231,21 @@ func (r *run) enter(f func() error) (err error) {
 		r.stop(r.computeFailure())
 		return errStopped
 	}
+	// One timer per run, re-armed for each entry: entries are as frequent as settled host
+	// calls. Each arming is one timers count, released by Stop or by the callback.
 	r.timers.Add(1)
-	t := time.AfterFunc(remaining, func() {
-		defer r.timers.Done()
-		r.stop(r.computeFailure())
-	})
+	if r.budget == nil {
+		r.budget = time.AfterFunc(remaining, func() {
+			defer r.timers.Done()
+			r.stop(r.computeFailure())
+		})
+	} else {
+		r.budget.Reset(remaining)
+	}
 	start := time.Now()
 	defer func() {
 		r.busy += time.Since(start)
-		if t.Stop() {
+		if r.budget.Stop() {
 			r.timers.Done()
 		}
 		if x := recover(); x != nil {
