@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runcode-dev/runcode/internal/procstatus"
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
@@ -328,7 +329,7 @@ const threadReserve = 8
 // memoryLimit; one native step that allocates past them (see Config.MaxHeapBytes) meets the
 // kernel's refusal at most the unused part of that thread reserve beyond memoryLimit.
 func dataLimit(memoryLimit int64) int64 {
-	return procBytes("/proc/self/status", "VmData:") + memoryLimit +
+	return procstatus.Bytes("/proc/self/status", "VmData:") + memoryLimit +
 		int64(runtime.GOMAXPROCS(0)+threadReserve)*threadStackBytes()
 }
 
@@ -350,24 +351,6 @@ func threadStackBytes() int64 {
 		}
 	}
 	return fallback
-}
-
-// procBytes reads a "kB" field of a /proc status file in bytes; 0 when unavailable.
-func procBytes(path, field string) int64 {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, field); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 // workerServer is the worker side of the protocol.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/procstatus"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -161,7 +162,7 @@ func loadTest(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	rep.PeakRSS = procStatusBytes("/proc/self/status", "VmHWM:")
+	rep.PeakRSS = procstatus.Bytes("/proc/self/status", "VmHWM:")
 	rep.GoroutinesEnd = settleGoroutines(rep.GoroutinesStart, 5*time.Second)
 	if o.jsonOut {
 		return writeJSON(stdout, rep)
@@ -264,24 +265,6 @@ func settleGoroutines(want int, d time.Duration) int {
 	}
 }
 
-// procStatusBytes reads a "kB" field of a /proc status file in bytes; 0 when unavailable.
-func procStatusBytes(path, field string) int64 {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, field); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
-}
-
 // rssSampler records the peak of the summed VmRSS of this process's children (the worker
 // processes), sampled every 50 ms on Linux.
 type rssSampler struct {
@@ -333,7 +316,7 @@ func childrenRSS() int64 {
 		if len(fields) < 2 || fields[1] != self {
 			continue
 		}
-		sum += procStatusBytes(filepath.Join(filepath.Dir(stat), "status"), "VmRSS:")
+		sum += procstatus.Bytes(filepath.Join(filepath.Dir(stat), "status"), "VmRSS:")
 	}
 	return sum
 }
