@@ -11,8 +11,13 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// benchRegistry has run_code and n echo tools (echo, echo1, …) with small schemas.
+// benchRegistry has run_code and n echo tools (echo, echo1, …) with small schemas, on a runtime
+// with the default configuration.
 func benchRegistry(b *testing.B, n int) *registry.Registry {
+	return benchRegistryWith(b, n, jsruntime.Config{})
+}
+
+func benchRegistryWith(b *testing.B, n int, cfg jsruntime.Config) *registry.Registry {
 	b.Helper()
 	reg := registry.New()
 	for i := range n {
@@ -32,10 +37,11 @@ func benchRegistry(b *testing.B, n int) *registry.Registry {
 			b.Fatal(err)
 		}
 	}
-	rt, err := jsruntime.New(jsruntime.Config{})
+	rt, err := jsruntime.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { rt.Close() })
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
 		b.Fatal(err)
 	}
@@ -63,6 +69,12 @@ func benchRun(b *testing.B, reg *registry.Registry, code string) {
 // a fresh runtime, one sub-call through the registry, the result rendered.
 func BenchmarkRunTrivialJS(b *testing.B) {
 	benchRun(b, benchRegistry(b, 50), `const r = await tools.echo({x: 1}); return r`)
+}
+
+// BenchmarkRunTrivialJSNoPrewarm is RunTrivialJS with Config.Prewarm off: every run prepares its
+// runtime itself, so this is the whole CPU cost of a run.
+func BenchmarkRunTrivialJSNoPrewarm(b *testing.B) {
+	benchRun(b, benchRegistryWith(b, 50, jsruntime.Config{Prewarm: -1}), `const r = await tools.echo({x: 1}); return r`)
 }
 
 // BenchmarkSubCallSequential is 1,000 sequential awaited sub-calls in one run; divide by 1,000

@@ -119,3 +119,24 @@ func TestFixLineOneColumns(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewRealm prepares one realm (runtime, prelude, console) with the bindings of 50
+// tools: the work Config.Prewarm moves off a run's critical path.
+func BenchmarkNewRealm(b *testing.B) {
+	g, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	fns := make([]Function, 50)
+	for i := range fns {
+		fns[i] = Function{Name: fmt.Sprintf("tool%d", i)}
+	}
+	nss := []Namespace{{Global: "tools", Functions: fns, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := newRealm(g.cfg, g.prelude, nss, "x"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
