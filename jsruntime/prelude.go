@@ -259,7 +259,10 @@ func (rl *realm) guardBuffers(maxBytes int64) error {
 // prototype chain. this is the guarded constructor or a subclass of it.
 func (rl *realm) ordinaryHasInstance(call goja.FunctionCall) goja.Value {
 	c, ok := call.This.(*goja.Object)
-	if _, callable := goja.AssertFunction(c); !ok || !callable {
+	if !ok {
+		return rl.vm.ToValue(false)
+	}
+	if _, callable := goja.AssertFunction(c); !callable {
 		return rl.vm.ToValue(false)
 	}
 	o, ok := call.Argument(0).(*goja.Object)
