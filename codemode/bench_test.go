@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -51,11 +52,20 @@ func benchRegistryWith(b *testing.B, n int, cfg jsruntime.Config) *registry.Regi
 	return reg
 }
 
-func benchRun(b *testing.B, reg *registry.Registry, code string) {
-	call := registry.Call{CallID: "call-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
+// codeCall is a run_code call of code.
+func codeCall(code string) registry.Call {
+	return registry.Call{CallID: "call-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
 		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
 		jsonv.Member{Key: "description", Value: jsonv.StringValue("Benchmark")},
 	)}
+}
+
+const trivialProgram = `const r = await tools.echo({x: 1}); return r`
+
+func trivialCall() registry.Call { return codeCall(trivialProgram) }
+
+func benchRun(b *testing.B, reg *registry.Registry, code string) {
+	call := codeCall(code)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -68,13 +78,31 @@ func benchRun(b *testing.B, reg *registry.Registry, code string) {
 // BenchmarkRunTrivialJS is one run_code call end to end: registry pipeline, 50 bound tools,
 // a fresh runtime, one sub-call through the registry, the result rendered.
 func BenchmarkRunTrivialJS(b *testing.B) {
-	benchRun(b, benchRegistry(b, 50), `const r = await tools.echo({x: 1}); return r`)
+	benchRun(b, benchRegistry(b, 50), trivialProgram)
 }
 
 // BenchmarkRunTrivialJSNoPrewarm is RunTrivialJS with Config.Prewarm off: every run prepares its
 // runtime itself, so this is the whole CPU cost of a run.
 func BenchmarkRunTrivialJSNoPrewarm(b *testing.B) {
-	benchRun(b, benchRegistryWith(b, 50, jsruntime.Config{Prewarm: -1}), `const r = await tools.echo({x: 1}); return r`)
+	benchRun(b, benchRegistryWith(b, 50, jsruntime.Config{Prewarm: -1}), trivialProgram)
+}
+
+// BenchmarkRunTrivialJSAfterIdle is RunTrivialJS for runs that come a little apart, as an
+// agent's do: before each (untimed) the process idles for 2 ms, time enough to prepare the next
+// realm, so this is the latency of a run that finds one ready and has to wake parked threads.
+func BenchmarkRunTrivialJSAfterIdle(b *testing.B) {
+	reg := benchRegistry(b, 50)
+	call := trivialCall()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		time.Sleep(2 * time.Millisecond)
+		b.StartTimer()
+		if res := reg.Execute(ctx, call); res.IsError {
+			b.Fatal(res.Err.Message)
+		}
+	}
 }
 
 // BenchmarkSubCallSequential is 1,000 sequential awaited sub-calls in one run; divide by 1,000
