@@ -169,6 +169,18 @@ func TestConformanceFailureTaxonomy(t *testing.T) {
 	})
 }
 
+// runningSignal returns a channel closed when the program calls tools.running, and the
+// bindings with that function.
+func runningSignal() (<-chan struct{}, []jsruntime.Namespace) {
+	ch := make(chan struct{})
+	var once sync.Once
+	fn := jsruntime.Function{Name: "running", Call: func(_ context.Context, _ jsonv.Value, settle func(jsonv.Value, error)) {
+		once.Do(func() { close(ch) })
+		settle(jsonv.NullValue(), nil)
+	}}
+	return ch, toolsNamespace(fn)
+}
+
 func TestConformanceAbortAndDisposal(t *testing.T) {
 	for _, iso := range isolations {
 		t.Run(iso.name, func(t *testing.T) {
@@ -181,22 +193,32 @@ func TestConformanceAbortAndDisposal(t *testing.T) {
 				t.Fatal(err)
 			}
 			wantFailure(t, res, jsruntime.KindAbort, "gone")
-			// During a busy loop, logs kept.
-			ctx, cancel2 := context.WithTimeoutCause(context.Background(), 200*time.Millisecond, errors.New("stop now"))
-			defer cancel2()
-			start := time.Now()
-			res, _ = rt.Run(ctx, jsruntime.Request{Program: "console.log('before'); for (;;) {}"})
+			// During a busy loop, logs kept. The program tells the host when it is running (a
+			// process worker may still be starting when Run is called), and it is cancelled 50 ms
+			// into its loop.
+			ctx, cancel2 := context.WithCancelCause(context.Background())
+			defer cancel2(nil)
+			running, bindings := runningSignal()
+			cancelledAt := make(chan time.Time, 1)
+			go func() {
+				<-running
+				time.Sleep(50 * time.Millisecond)
+				cancelledAt <- time.Now()
+				cancel2(errors.New("stop now"))
+			}()
+			res, _ = rt.Run(ctx, jsruntime.Request{Program: "console.log('before'); await tools.running({}); for (;;) {}", Bindings: bindings})
 			wantFailure(t, res, jsruntime.KindAbort, "stop now")
-			if fmt.Sprint(res.Logs) != "[before]" || time.Since(start) > 200*time.Millisecond+slack() {
-				t.Errorf("logs %q after %v", res.Logs, time.Since(start))
+			if late := time.Since(<-cancelledAt); fmt.Sprint(res.Logs) != "[before]" || late > slack() {
+				t.Errorf("logs %q, returned %v after the cancellation", res.Logs, late)
 			}
 			// Disposal fails the live run and later runs.
 			done := make(chan jsruntime.Result, 1)
+			running, bindings = runningSignal()
 			go func() {
-				res, _ := rt.Run(context.Background(), jsruntime.Request{Program: "console.log('live'); for (;;) {}"})
+				res, _ := rt.Run(context.Background(), jsruntime.Request{Program: "console.log('live'); await tools.running({}); for (;;) {}", Bindings: bindings})
 				done <- res
 			}()
-			time.Sleep(100 * time.Millisecond)
+			<-running
 			if err := rt.Close(); err != nil {
 				t.Fatal(err)
 			}
