@@ -7,6 +7,11 @@
 // a per-run event loop in which binding calls return promises settled from other goroutines, and
 // enforces a busy-time compute budget and a wall-clock ceiling.
 //
+// Preparing a fresh runtime (guards, console, the binding functions) is most of a short run's
+// cost, so Goja prepares the next one in the background after a run takes one (Config.Prewarm),
+// for the bindings the previous run had. The built-ins goja lacks (structuredClone,
+// TextEncoder, Map.groupBy, …) are added to a run whose program text names them.
+//
 // # Isolation
 //
 // Two backends implement Runtime with the same contract and pass the same conformance suite:
