@@ -84,6 +84,7 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	_ = limits.Set("maxElements", maxElements)
 	host := vm.NewObject()
 	_ = host.Set("call", rl.callFunction)
+	_ = host.Set("plainArray", rl.plainArray)
 	rl.limits, rl.host = limits, host
 	fnValue, err := vm.RunProgram(prelude)
 	if err != nil {
@@ -128,6 +129,13 @@ func (rl *realm) callFunction(call goja.FunctionCall) goja.Value {
 		panic(err)
 	}
 	return v
+}
+
+// plainArray(o) reports whether o is an ordinary Array (not a proxy, not an array-like), whose
+// length is a data property that only the array's own mutation changes.
+func (rl *realm) plainArray(call goja.FunctionCall) goja.Value {
+	o, ok := call.Argument(0).(*goja.Object)
+	return rl.vm.ToValue(ok && o.ClassName() == "Array" && o.ExportType() != proxyType)
 }
 
 // polyfills are the built-ins goja lacks that polyfillSource can install, by the name that
@@ -457,13 +465,16 @@ func bytesTrimBOM(b []byte) []byte {
 const preludeSource = `(function (limits, host) {
 	"use strict";
 	const O = Object, defineProperty = O.defineProperty, toStr = String, call = host.call;
-	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error, trunc = Math.trunc;
+	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error;
+	const trunc = Math.trunc, mathMax = Math.max, mathMin = Math.min, iteratorSym = Symbol.iterator;
+	const plainArray = host.plainArray;
 	const { maxString, maxElements } = limits;
 
 	// Define as a built-in method would be: writable, non-enumerable, configurable.
 	const method = (target, name, value) =>
 		defineProperty(target, name, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
 	const toInteger = (x) => { x = +x; return x !== x ? 0 : trunc(x); };
+	const toLength = (x) => mathMax(toInteger(x), 0);
 	const stringLength = () => new RangeErr("Invalid string length");
 	const arrayLength = () => new RangeErr("Invalid array length");
 	const thisString = (self, name) => {
@@ -472,6 +483,9 @@ const preludeSource = `(function (limits, host) {
 	};
 
 	// --- Size guards on built-ins that allocate in one native step ---
+	// Each guard reads an array-like's length once and makes sure the native method works with
+	// that length: a length getter (or proxy) that answers small to the guard and huge to the
+	// native method must not get past it.
 	const SP = String.prototype, AP = Array.prototype;
 	const repeat0 = SP.repeat, padStart0 = SP.padStart, padEnd0 = SP.padEnd;
 	const join0 = AP.join, fill0 = AP.fill, from0 = Array.from;
@@ -488,26 +502,48 @@ const preludeSource = `(function (limits, host) {
 	} })[name];
 	method(SP, "padStart", pad(padStart0, "padStart"));
 	method(SP, "padEnd", pad(padEnd0, "padEnd"));
+	// join reads and converts each element once, here, counting the result's length before the
+	// native join builds it from the converted parts: elements of any size count.
 	method(AP, "join", { join(separator) {
 		if (this === null || this === undefined) throw new TypeErr("Array.prototype.join called on null or undefined");
-		const o = O(this), len = toInteger(o.length);
+		const o = O(this), len = toLength(o.length);
 		const sep = separator === undefined ? "," : toStr(separator);
 		if (len > maxElements || (len > 1 && (len - 1) * sep.length > maxString)) throw stringLength();
-		return call(join0, o, sep);
+		let total = len > 1 ? (len - 1) * sep.length : 0;
+		const parts = [];
+		for (let i = 0; i < len; i++) {
+			const x = o[i];
+			const part = x === undefined || x === null ? "" : toStr(x);
+			total += part.length;
+			if (total > maxString) throw stringLength();
+			parts[i] = part;
+		}
+		return call(join0, parts, sep);
 	} }.join);
 	method(AP, "fill", { fill(value, start = undefined, end = undefined) {
 		if (this === null || this === undefined) throw new TypeErr("Array.prototype.fill called on null or undefined");
-		const o = O(this), len = toInteger(o.length);
+		const o = O(this), len = toLength(o.length);
 		let s = toInteger(start), e = end === undefined ? len : toInteger(end);
-		s = s < 0 ? Math.max(len + s, 0) : Math.min(s, len);
-		e = e < 0 ? Math.max(len + e, 0) : Math.min(e, len);
+		s = s < 0 ? mathMax(len + s, 0) : mathMin(s, len);
+		e = e < 0 ? mathMax(len + e, 0) : mathMin(e, len);
 		if (e - s > maxElements) throw arrayLength();
-		return call(fill0, o, value, s, e);
+		// An ordinary array's length is a data property, so the native fill sees this one; for
+		// anything else (array-likes, proxies) the loop is here, where budgets interrupt it.
+		if (plainArray(o)) return call(fill0, o, value, s, e);
+		for (let i = s; i < e; i++) o[i] = value;
+		return o;
 	} }.fill);
+	// Array.from of an array-like (not iterable) gets a view whose length is the one checked; its
+	// elements are read through the view's prototype, the array-like itself.
 	method(Array, "from", { from(items, mapFn = undefined, thisArg = undefined) {
 		if (items !== null && items !== undefined) {
-			const len = O(items).length;
-			if (typeof len === "number" && len > maxElements) throw arrayLength();
+			const o = O(items);
+			const iterator = o[iteratorSym];
+			if (iterator === undefined || iterator === null) {
+				const len = toLength(o.length);
+				if (len > maxElements) throw arrayLength();
+				return call(from0, this, { __proto__: o, length: len }, mapFn, thisArg);
+			}
 		}
 		return call(from0, this, items, mapFn, thisArg);
 	} }.from);
