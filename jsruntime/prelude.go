@@ -85,6 +85,8 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	host := vm.NewObject()
 	_ = host.Set("call", rl.callFunction)
 	_ = host.Set("plainArray", rl.plainArray)
+	_ = host.Set("isProxy", rl.isProxy)
+	_ = host.Set("apply", rl.applyFunction)
 	rl.limits, rl.host = limits, host
 	fnValue, err := vm.RunProgram(prelude)
 	if err != nil {
@@ -136,6 +138,36 @@ func (rl *realm) callFunction(call goja.FunctionCall) goja.Value {
 func (rl *realm) plainArray(call goja.FunctionCall) goja.Value {
 	o, ok := call.Argument(0).(*goja.Object)
 	return rl.vm.ToValue(ok && o.ClassName() == "Array" && o.ExportType() != proxyType)
+}
+
+// isProxy(o) reports whether o is a Proxy (whose traps are the program's code).
+func (rl *realm) isProxy(call goja.FunctionCall) goja.Value {
+	o, ok := call.Argument(0).(*goja.Object)
+	return rl.vm.ToValue(ok && o.ExportType() == proxyType)
+}
+
+// applyFunction(f, this, args) calls f with the elements of args, an arguments object or array
+// the prelude made (read by index here, not through the iterator protocol the program can
+// replace).
+func (rl *realm) applyFunction(call goja.FunctionCall) goja.Value {
+	f, ok := goja.AssertFunction(call.Argument(0))
+	if !ok {
+		panic(rl.vm.NewTypeError("not a function"))
+	}
+	list, ok := call.Argument(2).(*goja.Object)
+	if !ok {
+		panic(rl.vm.NewTypeError("not an argument list"))
+	}
+	n := list.Get("length").ToInteger()
+	args := make([]goja.Value, 0, min(max(n, 0), 64))
+	for i := int64(0); i < n; i++ {
+		args = append(args, list.Get(strconv.FormatInt(i, 10)))
+	}
+	v, err := f(call.Argument(1), args...)
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // polyfills are the built-ins goja lacks that polyfillSource can install, by the name that
@@ -467,7 +499,8 @@ const preludeSource = `(function (limits, host) {
 	const O = Object, defineProperty = O.defineProperty, toStr = String, call = host.call;
 	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error;
 	const trunc = Math.trunc, mathMax = Math.max, mathMin = Math.min, iteratorSym = Symbol.iterator;
-	const plainArray = host.plainArray;
+	const plainArray = host.plainArray, isProxy = host.isProxy, applyArgs = host.apply;
+	const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor, hasOwn = O.hasOwn;
 	const { maxString, maxElements } = limits;
 
 	// Define as a built-in method would be: writable, non-enumerable, configurable.
@@ -533,6 +566,36 @@ const preludeSource = `(function (limits, host) {
 		for (let i = s; i < e; i++) o[i] = value;
 		return o;
 	} }.fill);
+	// The methods that allocate an array of the receiver's length up front (goja makes a dense
+	// one: Array(2**32 - 1).map(f) would ask for 64 GiB). A length the native method reads again
+	// must be the one checked: an ordinary array's is; an array-like's own data property is;
+	// anything else (a length getter, a proxy) is replaced by a view with the checked length for
+	// the methods that only read, and refused by sort, which writes back.
+	const stableLength = (o) => {
+		if (plainArray(o)) return true;
+		if (isProxy(o)) return false;
+		const d = getOwnPropertyDescriptor(o, "length");
+		return d !== undefined && hasOwn(d, "value");
+	};
+	for (const name of ["map", "toSorted", "toReversed", "with", "toSpliced"]) {
+		const native = AP[name];
+		if (typeof native !== "function") continue;
+		method(AP, name, { [name]() {
+			if (this === null || this === undefined) throw new TypeErr("Array.prototype." + name + " called on null or undefined");
+			const o = O(this), len = toLength(o.length);
+			if (len > maxElements) throw arrayLength();
+			return applyArgs(native, stableLength(o) ? o : { __proto__: o, length: len }, arguments);
+		} }[name]);
+	}
+	const sort0 = AP.sort;
+	method(AP, "sort", { sort(comparefn) {
+		if (this === null || this === undefined) throw new TypeErr("Array.prototype.sort called on null or undefined");
+		const o = O(this);
+		if (!stableLength(o)) throw new TypeErr("Array.prototype.sort needs an array, or an array-like whose length is a data property");
+		if (toLength(o.length) > maxElements) throw arrayLength();
+		return call(sort0, o, comparefn);
+	} }.sort);
+
 	// Array.from of an array-like (not iterable) gets a view whose length is the one checked; its
 	// elements are read through the view's prototype, the array-like itself.
 	method(Array, "from", { from(items, mapFn = undefined, thisArg = undefined) {
