@@ -86,6 +86,7 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	_ = host.Set("call", rl.callFunction)
 	_ = host.Set("plainArray", rl.plainArray)
 	_ = host.Set("isProxy", rl.isProxy)
+	_ = host.Set("iterable", rl.iterable)
 	_ = host.Set("apply", rl.applyFunction)
 	rl.limits, rl.host = limits, host
 	fnValue, err := vm.RunProgram(prelude)
@@ -144,6 +145,17 @@ func (rl *realm) plainArray(call goja.FunctionCall) goja.Value {
 func (rl *realm) isProxy(call goja.FunctionCall) goja.Value {
 	o, ok := call.Argument(0).(*goja.Object)
 	return rl.vm.ToValue(ok && o.ExportType() == proxyType)
+}
+
+// iterable(o) reports whether o[Symbol.iterator] is neither undefined nor null (read once, as
+// Array.from does; from Go, so that the prelude need not build the Symbol constructor).
+func (rl *realm) iterable(call goja.FunctionCall) goja.Value {
+	o, ok := call.Argument(0).(*goja.Object)
+	if !ok {
+		return rl.vm.ToValue(false)
+	}
+	m := o.GetSymbol(goja.SymIterator)
+	return rl.vm.ToValue(m != nil && !goja.IsUndefined(m) && !goja.IsNull(m))
 }
 
 // applyFunction(f, this, args) calls f with the elements of args, an arguments object or array
@@ -498,8 +510,8 @@ const preludeSource = `(function (limits, host) {
 	"use strict";
 	const O = Object, defineProperty = O.defineProperty, toStr = String, call = host.call;
 	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error;
-	const trunc = Math.trunc, mathMax = Math.max, mathMin = Math.min, iteratorSym = Symbol.iterator;
-	const plainArray = host.plainArray, isProxy = host.isProxy, applyArgs = host.apply;
+	const trunc = Math.trunc, mathMax = Math.max, mathMin = Math.min;
+	const plainArray = host.plainArray, isProxy = host.isProxy, applyArgs = host.apply, iterable = host.iterable;
 	const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor, hasOwn = O.hasOwn;
 	const { maxString, maxElements } = limits;
 
@@ -577,8 +589,9 @@ const preludeSource = `(function (limits, host) {
 		const d = getOwnPropertyDescriptor(o, "length");
 		return d !== undefined && hasOwn(d, "value");
 	};
-	for (const name of ["map", "toSorted", "toReversed", "with", "toSpliced"]) {
-		const native = AP[name];
+	const readers = ["map", "toSorted", "toReversed", "with", "toSpliced"];
+	for (let i = 0; i < readers.length; i++) {
+		const name = readers[i], native = AP[name];
 		if (typeof native !== "function") continue;
 		method(AP, name, { [name]() {
 			if (this === null || this === undefined) throw new TypeErr("Array.prototype." + name + " called on null or undefined");
@@ -601,8 +614,7 @@ const preludeSource = `(function (limits, host) {
 	method(Array, "from", { from(items, mapFn = undefined, thisArg = undefined) {
 		if (items !== null && items !== undefined) {
 			const o = O(items);
-			const iterator = o[iteratorSym];
-			if (iterator === undefined || iterator === null) {
+			if (!iterable(o)) {
 				const len = toLength(o.length);
 				if (len > maxElements) throw arrayLength();
 				return call(from0, this, { __proto__: o, length: len }, mapFn, thisArg);
