@@ -558,7 +558,7 @@ const preludeSource = `(function (limits, host) {
 		const parts = [];
 		for (let i = 0; i < len; i++) {
 			const x = o[i];
-			const part = x === undefined || x === null ? "" : toStr(x);
+			const part = typeof x === "string" ? x : x === undefined || x === null ? "" : toStr(x);
 			total += part.length;
 			if (total > maxString) throw stringLength();
 			parts[i] = part;
