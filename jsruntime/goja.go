@@ -186,22 +186,21 @@ func New(cfg Config) (*Goja, error) {
 // takeRealm returns a prepared realm if one is ready, or else prepares one, and starts
 // preparing replacements in the background for requests shaped like nss.
 func (g *Goja) takeRealm(nss []Namespace) (rl *realm, shape string, err error) {
-	if cap(g.spare) == 0 {
-		rl, err = newRealm(g.cfg, g.prelude, nil, "")
-		return rl, "", err
+	if cap(g.spare) > 0 {
+		shape = bindingShape(nss)
+		g.mu.Lock()
+		if shape != g.shape {
+			g.shape, g.shapeNamespaces = shape, namesOnly(nss)
+		}
+		g.mu.Unlock()
+		defer g.refill()
+		select {
+		case rl = <-g.spare:
+			return rl, shape, nil
+		default:
+		}
 	}
-	shape = bindingShape(nss)
-	g.mu.Lock()
-	if shape != g.shape {
-		g.shape, g.shapeNamespaces = shape, namesOnly(nss)
-	}
-	g.mu.Unlock()
-	defer g.refill()
-	select {
-	case rl = <-g.spare:
-	default:
-		rl, err = newRealm(g.cfg, g.prelude, nil, "")
-	}
+	rl, err = newRealm(g.cfg, g.prelude, nil, "")
 	return rl, shape, err
 }
 

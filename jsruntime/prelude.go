@@ -119,15 +119,21 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 // captured through it rather than through Function.prototype.call or Reflect, which the program
 // can replace (and which goja would have to build for every realm).
 func (rl *realm) callFunction(call goja.FunctionCall) goja.Value {
-	f, ok := goja.AssertFunction(call.Argument(0))
-	if !ok {
-		panic(rl.vm.NewTypeError("not a function"))
-	}
 	var args []goja.Value
 	if len(call.Arguments) > 2 {
 		args = call.Arguments[2:]
 	}
-	v, err := f(call.Argument(1), args...)
+	return rl.invoke(call.Argument(0), call.Argument(1), args)
+}
+
+// invoke calls fn with this and args for callFunction and applyFunction, rethrowing what it
+// throws.
+func (rl *realm) invoke(fn, this goja.Value, args []goja.Value) goja.Value {
+	f, ok := goja.AssertFunction(fn)
+	if !ok {
+		panic(rl.vm.NewTypeError("not a function"))
+	}
+	v, err := f(this, args...)
 	if err != nil {
 		panic(err)
 	}
@@ -162,10 +168,6 @@ func (rl *realm) iterable(call goja.FunctionCall) goja.Value {
 // the prelude made (read by index here, not through the iterator protocol the program can
 // replace).
 func (rl *realm) applyFunction(call goja.FunctionCall) goja.Value {
-	f, ok := goja.AssertFunction(call.Argument(0))
-	if !ok {
-		panic(rl.vm.NewTypeError("not a function"))
-	}
 	list, ok := call.Argument(2).(*goja.Object)
 	if !ok {
 		panic(rl.vm.NewTypeError("not an argument list"))
@@ -175,11 +177,7 @@ func (rl *realm) applyFunction(call goja.FunctionCall) goja.Value {
 	for i := int64(0); i < n; i++ {
 		args = append(args, list.Get(strconv.FormatInt(i, 10)))
 	}
-	v, err := f(call.Argument(1), args...)
-	if err != nil {
-		panic(err)
-	}
-	return v
+	return rl.invoke(call.Argument(0), call.Argument(1), args)
 }
 
 // polyfills are the built-ins goja lacks that polyfillSource can install, by the name that

@@ -244,9 +244,12 @@ func (w *worker) kill() {
 }
 
 // dead reports whether the worker process has exited (and been waited for).
-func (w *worker) dead() bool {
+func (w *worker) dead() bool { return isClosed(w.exited) }
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
 	select {
-	case <-w.exited:
+	case <-ch:
 		return true
 	default:
 		return false
@@ -367,14 +370,7 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 }
 
 // isDisposing reports whether Close has been called.
-func (p *ProcessPool) isDisposing() bool {
-	select {
-	case <-p.disposing:
-		return true
-	default:
-		return false
-	}
-}
+func (p *ProcessPool) isDisposing() bool { return isClosed(p.disposing) }
 
 // runOn drives one run on w. It reports whether w can run again, and whether the worker
 // acknowledged the run (when not, it died before it could run any of the program, and the
