@@ -57,7 +57,46 @@ func ErrorResult(err error) Result {
 // its own result or to end the agent's turn.
 type Invocation struct {
 	Execution
-	run *runContext
+	run  *runContext
+	tree *callTree
+}
+
+// callTree holds the values shared by one top-level call and every call made on its behalf
+// (see Invocation.RootValue).
+type callTree struct {
+	mu     sync.Mutex
+	values map[any]any
+}
+
+// treeKey is the context key under which a top-level call's body context carries its callTree,
+// so that the sub-calls its body makes (with that context or one derived from it) find it.
+type treeKey struct{}
+
+// RootValue returns the value stored under key for this call's call tree — the top-level call
+// (one without a Parent) and every call made on its behalf with its body's context, however
+// deeply nested — creating it with create on first use. It lets a tool keep state per
+// top-level call, such as a budget shared by all the sub-calls of one Code Mode run, without
+// knowing how the tree was made: a direct call is a tree of its own. The values live as long
+// as the tree's calls reference them and are never shared with another top-level call. key
+// must be comparable; use an unexported type, as for context keys. On an Invocation the
+// registry did not create, or for a call with a Parent whose context does not descend from its
+// parent's body context, the call is its own tree and create runs on every call.
+func (inv *Invocation) RootValue(key any, create func() any) any {
+	if inv.tree == nil {
+		return create()
+	}
+	t := inv.tree
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if v, ok := t.values[key]; ok {
+		return v
+	}
+	if t.values == nil {
+		t.values = make(map[any]any)
+	}
+	v := create()
+	t.values[key] = v
+	return v
 }
 
 // runContext is the mutable part of an invocation, shared by its copies.
@@ -132,6 +171,7 @@ type Prepared struct {
 	// invocation and run back inv, allocated with the Prepared.
 	invocation Invocation
 	run        runContext
+	tree       callTree // the call tree when this call is its root
 
 	// Snapshot of the hooks when the call was created.
 	wrappers  []WrapFunc
@@ -375,7 +415,12 @@ func (p *Prepared) body(ctx context.Context) Result {
 		defer cancel()
 		timedOut = func() bool { return errors.Is(context.Cause(ctx), errTimeout) }
 	}
-	p.invocation = Invocation{Execution: p.exec, run: &p.run}
+	tree, _ := ctx.Value(treeKey{}).(*callTree)
+	if tree == nil || p.exec.Parent.IsZero() {
+		tree = &p.tree
+		ctx = context.WithValue(ctx, treeKey{}, tree)
+	}
+	p.invocation = Invocation{Execution: p.exec, run: &p.run, tree: tree}
 	p.inv = &p.invocation
 	value, err := runBody(ctx, e.tool, p.inv)
 	if timedOut != nil && timedOut() && err != nil {

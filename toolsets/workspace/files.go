@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"time"
+	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
@@ -53,31 +54,21 @@ func lineOffset(data []byte, n int) int {
 	return off
 }
 
-// readFileLimited opens name (clean, root-relative) and reads it whole, refusing directories and
-// files larger than maxFileSize. shown is the path as the caller wrote it, for messages.
+// readFileLimited opens name (clean, root-relative) and reads it whole, refusing anything but a
+// regular file and files larger than maxFileSize. shown is the path as the caller wrote it, for
+// messages.
 func (w *Workspace) readFileLimited(name, shown string) ([]byte, error) {
-	// Stat before opening: opening a named pipe or device could block forever.
-	info, err := w.root.Stat(name)
-	if err != nil {
-		return nil, fsError("read", shown, "no such file", err)
+	f, info, err := w.open(name, false)
+	if te, ok := asTypeError(err); ok {
+		if te.mode.IsDir() {
+			return nil, fmt.Errorf("cannot read %q: it is a directory (use list_dir)", shown)
+		}
+		return nil, notRegular("read", shown, te)
 	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("cannot read %q: it is a directory (use list_dir)", shown)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read %q: it is not a regular file", shown)
-	}
-	f, err := w.root.Open(name)
 	if err != nil {
 		return nil, fsError("read", shown, "no such file", err)
 	}
 	defer f.Close()
-	if info, err = f.Stat(); err != nil {
-		return nil, fsError("read", shown, "no such file", err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("cannot read %q: it is not a regular file", shown)
-	}
 	if info.Size() > maxFileSize {
 		return nil, fmt.Errorf("cannot read %q: the file is %d bytes, over the 16 MiB limit", shown, info.Size())
 	}
@@ -91,12 +82,36 @@ func (w *Workspace) readFileLimited(name, shown string) ([]byte, error) {
 	return data, nil
 }
 
+// invalidUTF8 returns the byte offset of the first byte of data that does not begin a valid
+// UTF-8 sequence, or -1 when data is valid UTF-8.
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// notUTF8 is read_file's refusal of a file that is not valid UTF-8 text: returned as a string,
+// its invalid bytes would become U+FFFD, and writing the text back would silently change them.
+func notUTF8(shown string, data []byte, off int) error {
+	return fmt.Errorf("cannot read %q: it is not valid UTF-8 text (invalid byte 0x%02x at byte offset %d, line %d); read_file returns only UTF-8 text, so that writing what it returned never alters a file",
+		shown, data[off], off, bytes.Count(data[:off], []byte{'\n'})+1)
+}
+
 func (w *Workspace) readFileTool() registry.Tool {
 	return registry.Tool{
 		Name: "read_file",
 		Description: "Read a UTF-8 text file in the workspace, optionally only a range of lines. " +
 			"Returns the content with the line range actually returned and the file's total line count. " +
-			"Files over 16 MiB and binary files (containing NUL bytes) are refused.",
+			"Files over 16 MiB, binary files (containing NUL bytes) and files that are not valid UTF-8 are refused (the error names the offset of the first invalid byte), as is anything but a regular file.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
@@ -133,6 +148,9 @@ func (w *Workspace) readFileTool() registry.Tool {
 			if bytes.IndexByte(data, 0) >= 0 {
 				return jsonv.Value{}, fmt.Errorf("cannot read %q: it is a binary file (it contains NUL bytes)", shown)
 			}
+			if off := invalidUTF8(data); off >= 0 {
+				return jsonv.Value{}, notUTF8(shown, data, off)
+			}
 			total := countLines(data)
 			start, hasStart := intArg(inv.Arguments, "startLine")
 			if !hasStart {
@@ -166,8 +184,9 @@ func (w *Workspace) readFileTool() registry.Tool {
 func (w *Workspace) writeFileTool() registry.Tool {
 	return registry.Tool{
 		Name: "write_file",
-		Description: "Write a text file in the workspace, creating it or replacing its whole content. " +
-			"The parent directory must exist unless createDirs is true.",
+		Description: "Write a UTF-8 text file in the workspace, creating it or replacing its whole content atomically (a failed write leaves the old content). " +
+			"The parent directory must exist unless createDirs is true. " +
+			"Refuses anything but a regular file, symbolic links, files with more than one hard link, content over 16 MiB, and writes past the run's write budget.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
@@ -197,20 +216,24 @@ func (w *Workspace) writeFileTool() registry.Tool {
 				return jsonv.Value{}, fmt.Errorf("cannot write %q: it is the workspace root directory", shown)
 			}
 			content := inv.Arguments.Lookup("content").AsString()
+			if err := w.checkContent(shown, content); err != nil {
+				return jsonv.Value{}, err
+			}
+			old, err := w.checkTarget(name, shown)
+			if err != nil {
+				return jsonv.Value{}, err
+			}
+			if err := w.charge(inv, shown, int64(len(content))); err != nil {
+				return jsonv.Value{}, err
+			}
 			dir := path.Dir(name)
 			if inv.Arguments.Lookup("createDirs").AsBool() && dir != "." {
 				if err := w.root.MkdirAll(dir, 0o755); err != nil {
 					return jsonv.Value{}, fsError("create directory", dir, "no such directory", err)
 				}
 			}
-			if err := w.root.WriteFile(name, []byte(content), 0o644); err != nil {
-				if errors.Is(err, fs.ErrNotExist) && !isEscape(err) {
-					return jsonv.Value{}, fmt.Errorf("cannot write %q: directory %q does not exist (set createDirs to true to create it)", shown, dir)
-				}
-				if info, serr := w.root.Stat(name); serr == nil && info.IsDir() {
-					return jsonv.Value{}, fmt.Errorf("cannot write %q: it is a directory", shown)
-				}
-				return jsonv.Value{}, fsError("write", shown, "no such file", err)
+			if err := w.replaceFile(ctx, name, shown, content, old); err != nil {
+				return jsonv.Value{}, err
 			}
 			return jsonv.ObjectValue(
 				member("path", jsonv.StringValue(name)),
@@ -261,18 +284,14 @@ func (w *Workspace) listDirTool() registry.Tool {
 			if err != nil {
 				return jsonv.Value{}, err
 			}
-			f, err := w.root.Open(name)
+			f, _, err := w.open(name, true)
+			if te, ok := asTypeError(err); ok {
+				return jsonv.Value{}, fmt.Errorf("cannot list %q: it is not a directory (%s)", shown, kindOf(te.mode))
+			}
 			if err != nil {
 				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
 			}
 			defer f.Close()
-			info, err := f.Stat()
-			if err != nil {
-				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
-			}
-			if !info.IsDir() {
-				return jsonv.Value{}, fmt.Errorf("cannot list %q: it is not a directory", shown)
-			}
 			names, err := f.Readdirnames(-1)
 			if err != nil {
 				return jsonv.Value{}, fsError("list", shown, "no such directory", err)

@@ -106,7 +106,7 @@ func (w *Workspace) globTool() registry.Tool {
 			}
 			var matches []string
 			truncated := false
-			err = fs.WalkDir(w.root.FS(), base, func(p string, d fs.DirEntry, err error) error {
+			err = fs.WalkDir(walkFS{w}, base, func(p string, d fs.DirEntry, err error) error {
 				if cerr := ctx.Err(); cerr != nil {
 					return context.Cause(ctx)
 				}
@@ -157,7 +157,7 @@ func (w *Workspace) grepTool() registry.Tool {
 		Description: "Search the text files of the workspace for lines matching a regular expression (Go RE2 syntax, matched against each line without its line ending). " +
 			"Returns one match per matching line with its path (relative to the workspace root), 1-based line number and text; " +
 			"a line longer than 500 characters is cut to its first 500 characters in text. " +
-			"Binary files (containing NUL bytes), files over 16 MiB, symbolic links met while walking, and .git and node_modules directories are skipped. " +
+			"Binary files (containing NUL bytes), files that are not valid UTF-8, files over 16 MiB, special files (named pipes, devices, sockets), symbolic links met while walking, and .git and node_modules directories are skipped. " +
 			"Stops after maxMatches matches (default 1000) and sets truncated.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
@@ -225,11 +225,11 @@ func (w *Workspace) grepTool() registry.Tool {
 
 			s := &grepSearch{ctx: ctx, w: w, re: re, limit: limit}
 			if !isDir {
-				if err := s.file(base); err != nil {
+				if err := s.file(base, shown); err != nil {
 					return jsonv.Value{}, err
 				}
 			} else {
-				err = fs.WalkDir(w.root.FS(), base, func(p string, d fs.DirEntry, err error) error {
+				err = fs.WalkDir(walkFS{w}, base, func(p string, d fs.DirEntry, err error) error {
 					if ctx.Err() != nil {
 						return context.Cause(ctx)
 					}
@@ -254,7 +254,7 @@ func (w *Workspace) grepTool() registry.Tool {
 					if g != nil && !g.match(relTo(base, p)) {
 						return nil
 					}
-					if err := s.file(p); err != nil {
+					if err := s.file(p, ""); err != nil {
 						return err
 					}
 					if s.truncated {
@@ -293,24 +293,26 @@ type grepSearch struct {
 	truncated bool
 }
 
-// file searches one file (clean, root-relative name). Files that cannot be read, are too large
-// or are binary are skipped; only cancellation is an error.
-func (s *grepSearch) file(name string) error {
-	// Stat before opening: opening a named pipe or device could block forever.
-	if info, err := s.w.root.Stat(name); err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
-	f, err := s.w.root.Open(name)
+// file searches one file (clean, root-relative name). Files that are too large, binary or not
+// valid UTF-8 are skipped; so are files that cannot be opened as regular files, met while
+// walking (shown empty). Opening the file the caller named (shown) is an error when it fails.
+func (s *grepSearch) file(name, shown string) error {
+	f, info, err := s.w.open(name, false)
 	if err != nil {
-		return nil
+		if shown == "" {
+			return nil
+		}
+		if te, ok := asTypeError(err); ok {
+			return notRegular("search", shown, te)
+		}
+		return fsError("search", shown, "no such file or directory", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxFileSize {
+	if info.Size() > maxFileSize {
 		return nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil || len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+	if err != nil || len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return nil
 	}
 	for lineNo := 1; len(data) > 0; lineNo++ {

@@ -6,12 +6,37 @@
 // os.Root opened on it. Every path argument is relative to the root and slash-separated ("" or
 // "." is the root itself). A path that is absolute, that climbs out with "..", or that reaches
 // outside the root through a symbolic link is refused with an error naming the path; directory
-// walks (glob, grep) go through the root's fs.FS and never follow symbolic links.
+// walks (glob, grep) go through the root and never follow symbolic links.
+//
+// File types: the tools read, write and list only regular files and directories. Every open is
+// non-blocking and decided on the opened descriptor (fstat), so a named pipe, device or socket
+// (even one swapped in for a file while a tool runs) is refused, never waited on or written to.
+//
+// Writes: write_file replaces a file atomically. It writes the new content to a temporary file
+// in the same directory, syncs it, gives it the old file's permission bits (and owner, where
+// the process may), renames it over the target and syncs the directory; a write that fails or
+// is cancelled part-way removes the temporary file and leaves the old content, and a
+// concurrent reader sees the old content or the new, never a mix. It refuses a target that is
+// not a regular file, a symbolic link, and a file with more than one hard link (writing it
+// would change, or silently detach, a file that may live outside the workspace). Reading a
+// hard-linked file is allowed: the tools cannot create hard links, and package managers (pnpm,
+// for one) fill node_modules with them.
+//
+// Text: the tools handle UTF-8 text only and never alter it. read_file refuses a file that is
+// not valid UTF-8, naming the byte offset and line of the first invalid byte; grep skips such
+// files as it skips binary ones; write_file refuses content that is not valid UTF-8. So a read
+// followed by a write of what was read reproduces the file byte for byte, in every isolation.
+//
+// Limits: write_file writes at most Options.MaxFileBytes per file (default 16 MiB, the
+// read_file limit) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
+// call and every sub-call made on its behalf, such as all the calls of one Code Mode program,
+// share the budget (see registry.Invocation.RootValue); a direct call has its own.
 package workspace
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -26,11 +51,49 @@ import (
 type Workspace struct {
 	root *os.Root
 	dir  string
+	opts Options
+
+	// Test seams: beforeOpen runs between a tool's stat of a path and its open (to swap the
+	// file); wrapTemp wraps the writer of write_file's temporary file (to fail a write part-way).
+	beforeOpen func(name string)
+	wrapTemp   func(io.Writer) io.Writer
 }
 
-// Open returns the workspace rooted at dir, which must exist and be a directory. Close it when
-// done.
-func Open(dir string) (*Workspace, error) {
+// Defaults of Options.
+const (
+	DefaultMaxWriteBytes = 256 << 20
+	DefaultMaxFileBytes  = maxFileSize
+)
+
+// Options configure a Workspace. The zero value means the defaults.
+type Options struct {
+	// MaxWriteBytes is how many bytes of content write_file may write in one run: one top-level
+	// call and every call made on its behalf (see the package documentation). Every write
+	// attempted counts, whether it succeeds or not. Zero means DefaultMaxWriteBytes (256 MiB).
+	MaxWriteBytes int64
+	// MaxFileBytes is the largest content write_file writes in one call. Zero means
+	// DefaultMaxFileBytes (16 MiB, the largest file read_file reads).
+	MaxFileBytes int64
+}
+
+// Open returns the workspace rooted at dir with the default Options; see OpenWith.
+func Open(dir string) (*Workspace, error) { return OpenWith(dir, Options{}) }
+
+// OpenWith returns the workspace rooted at dir, which must exist and be a directory. Close it
+// when done. Negative limits in opts are an error.
+func OpenWith(dir string, opts Options) (*Workspace, error) {
+	switch {
+	case opts.MaxWriteBytes < 0:
+		return nil, fmt.Errorf("workspace: MaxWriteBytes must not be negative, got %d", opts.MaxWriteBytes)
+	case opts.MaxFileBytes < 0:
+		return nil, fmt.Errorf("workspace: MaxFileBytes must not be negative, got %d", opts.MaxFileBytes)
+	}
+	if opts.MaxWriteBytes == 0 {
+		opts.MaxWriteBytes = DefaultMaxWriteBytes
+	}
+	if opts.MaxFileBytes == 0 {
+		opts.MaxFileBytes = DefaultMaxFileBytes
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %v", dir, err)
@@ -49,7 +112,7 @@ func Open(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace root %q: %v", dir, unwrapPathError(err))
 	}
-	return &Workspace{root: root, dir: abs}, nil
+	return &Workspace{root: root, dir: abs, opts: opts}, nil
 }
 
 // Tools returns the workspace tools in this order: read_file, write_file, list_dir, glob, grep,

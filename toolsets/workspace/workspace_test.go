@@ -41,6 +41,11 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWith(t, Options{})
+}
+
+func newFixtureWith(t *testing.T, opts Options) *fixture {
+	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the fixture uses Unix symbolic links")
 	}
@@ -70,7 +75,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 	}
-	ws, err := Open(dir)
+	ws, err := OpenWith(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
