@@ -367,6 +367,8 @@ type sources struct {
 	mcp       stringList // commands, in shell words
 	mcpURLs   stringList
 	workspace string
+	// maxWrite is the workspace tools' write budget per run; zero means the default.
+	maxWrite int64
 }
 
 // mcpConnectTimeout bounds starting, initializing and listing one MCP server.
@@ -435,7 +437,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		if dir == "" {
 			dir = "."
 		}
-		ws, err := workspace.Open(dir)
+		ws, err := workspace.OpenWith(dir, workspace.Options{MaxWriteBytes: s.maxWrite})
 		if err != nil {
 			return nil, nil, fmt.Errorf("workspace: %w", err)
 		}
@@ -589,6 +591,7 @@ func splitWords(s string) ([]string, error) {
 type limits struct {
 	timeout, cpu      time.Duration
 	maxOutput, memory byteSize
+	maxWrite          byteSize
 	maxParallel       int
 	isolation         string
 }
@@ -600,6 +603,10 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
 	fs.StringVar(&l.isolation, "isolation", l.isolation, "inprocess (fast, soft memory limit) or process (a worker process with a hard memory limit)")
 	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process")
+	if l.maxWrite == 0 {
+		l.maxWrite = workspace.DefaultMaxWriteBytes
+	}
+	fs.Var(&l.maxWrite, "max-write", "bytes the workspace tools may write in one run, in bytes or KiB/MiB/GiB")
 }
 
 func (l *limits) validate() error {
@@ -614,6 +621,8 @@ func (l *limits) validate() error {
 		return &usageError{"--max-parallel must be a positive integer"}
 	case l.memory <= 0:
 		return &usageError{"--memory must be positive"}
+	case l.maxWrite <= 0:
+		return &usageError{"--max-write must be positive"}
 	case l.isolation == "process":
 		// valid: NewProcessPool takes --memory as each worker's memory limit
 	case l.isolation != "inprocess":
@@ -636,6 +645,7 @@ func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
 // CLI) calls. closeAll stops the runtime (the worker processes of process isolation) and then
 // the sources.
 func codeModeRegistry(src *sources, lim limits, events func(bridge.Event)) (reg *registry.Registry, closeAll func(), err error) {
+	src.maxWrite = int64(lim.maxWrite)
 	reg, closeSources, err := src.load()
 	if err != nil {
 		return nil, nil, err
