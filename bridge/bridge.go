@@ -5,6 +5,18 @@
 // and, when the run ends, drains: queued calls are abandoned, in-flight ones are cancelled and
 // awaited, so no sub-call outlives its run.
 //
+// # Bodies that ignore cancellation
+//
+// Draining waits for an in-flight body only for a grace period (Options.DrainGrace, 1s by
+// default). A body still running then — one that ignores its context, blocked in a system call
+// or simply buggy — is detached, so that no tool can keep a run alive past its budgets: Close
+// emits a settle event for every started call that has not had one (an error saying the call
+// was detached), emits nothing after that, and returns. The detached body's goroutine still
+// belongs to the Bridge (Wait waits for it): when the body returns, its call goes through the
+// rest of the registry pipeline (post-execute and observers see its real outcome, ABORTED
+// for a late success since the run's context is cancelled), but its result reaches neither the
+// program, nor the outer invocation, nor the events, nor the dispatch-log listeners.
+//
 // The bridge knows the runtime only through the jsruntime seam (it hands the runtime a
 // jsruntime.Namespace) and knows nothing about goja or esbuild.
 //
@@ -35,6 +47,8 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
@@ -59,6 +73,11 @@ const (
 // DefaultMaxParallel is the number of concurrency-safe sub-calls that may run at once when
 // Options.MaxParallel is zero.
 const DefaultMaxParallel = 10
+
+// DefaultDrainGrace is how long Close waits for running bodies when Options.DrainGrace is zero:
+// long enough for a body that honours cancellation to report it (a command-backed tool kills
+// its process group at once), short enough that a run ends promptly after its budget.
+const DefaultDrainGrace = time.Second
 
 // ContextSource is the Source of the context message through which an image-bearing sub-call
 // result reaches the model.
@@ -145,8 +164,14 @@ type Options struct {
 	// LogListeners are the dispatch-log waterfall, first listener outermost. It runs after the
 	// program's promise has settled, never delaying the program.
 	LogListeners []LogFunc
-	// Logger receives the warnings of failing log listeners; nil means slog.Default().
+	// Logger receives the warnings of failing log listeners and of detached bodies; nil means
+	// slog.Default().
 	Logger *slog.Logger
+	// DrainGrace is how long Close waits, after cancelling them, for the sub-calls still in
+	// flight (their bodies and the pipeline stages around them) before it detaches them (see
+	// the package documentation). Zero means DefaultDrainGrace; negative means waiting for
+	// them without limit.
+	DrainGrace time.Duration
 }
 
 // Bridge is the dispatch bridge of one run. Create it with New, hand Namespace to the runtime,
@@ -168,12 +193,20 @@ type Bridge struct {
 	closing         bool
 	counter         int
 
-	emitMu  sync.Mutex      // serializes Events
-	lastLog chan struct{}   // closed when the latest log task has emitted (driver-owned)
-	logs    []chan struct{} // log tasks that may still be pending, oldest first (driver-owned)
-	workers sync.WaitGroup  // every goroutine the Bridge starts: workers and log tasks
-	jobs    chan *entry     // unbuffered: hands a job to a parked worker
-	quit    chan struct{}   // closed by Close: parked workers exit
+	// live counts every goroutine the Bridge starts, workers and log tasks (guarded by mu);
+	// gone is closed when it drops to zero once Close has been called.
+	live       int
+	gone       chan struct{}
+	goneClosed bool
+	detached   atomic.Bool // Close stopped waiting for the calls in flight
+
+	emitMu     sync.Mutex      // serializes Events
+	open       []Event         // start events without their settle event yet, in order (emitMu)
+	eventsOver bool            // Close detached the calls in flight: emit nothing more (emitMu)
+	lastLog    chan struct{}   // closed when the latest log task has emitted (driver-owned)
+	logs       []chan struct{} // log tasks that may still be pending, oldest first (driver-owned)
+	jobs       chan *entry     // unbuffered: hands a job to a parked worker
+	quit       chan struct{}   // closed by Close: parked workers exit
 }
 
 // entry is one submitted sub-call.
@@ -212,8 +245,11 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 		opts.Logger = slog.Default()
 	}
 	runCtx, cancel := context.WithCancelCause(ctx)
+	if opts.DrainGrace == 0 {
+		opts.DrainGrace = DefaultDrainGrace
+	}
 	return &Bridge{opts: opts, outer: ctx, ctx: runCtx, cancel: cancel, idPrefix: opts.CallID + ":code:",
-		jobs: make(chan *entry), quit: make(chan struct{})}, nil
+		jobs: make(chan *entry), quit: make(chan struct{}), gone: make(chan struct{})}, nil
 }
 
 // Namespace returns the tools namespace for the runtime: one function per bound tool, and the
@@ -274,8 +310,26 @@ func (b *Bridge) hand(job *entry) {
 	select {
 	case b.jobs <- job:
 	default:
-		b.workers.Add(1)
+		b.live++
 		go b.work(job)
+	}
+}
+
+// exited records that a goroutine the Bridge started has ended.
+func (b *Bridge) exited() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.live--
+	b.checkGone()
+}
+
+// checkGone closes gone when Close has been called and no goroutine of the Bridge is left.
+// Callers hold mu. Once Close has been called only a live goroutine (or Close itself, before
+// it checks) starts another, so zero stays zero.
+func (b *Bridge) checkGone() {
+	if b.closing && b.live == 0 && !b.goneClosed {
+		b.goneClosed = true
+		close(b.gone)
 	}
 }
 
@@ -322,7 +376,7 @@ func (b *Bridge) overError(format string, args ...any) error {
 
 // work is a worker: it does job, then parks until it is handed another one or Close.
 func (b *Bridge) work(job *entry) {
-	defer b.workers.Done()
+	defer b.exited()
 	for {
 		b.do(job)
 		select {
@@ -460,10 +514,11 @@ func (b *Bridge) commit(e *entry) {
 	b.log(e, res)
 }
 
-// forward carries what the model should see of res through the outer invocation.
+// forward carries what the model should see of res through the outer invocation, unless the
+// call was detached: the outer call has returned by then.
 func (b *Bridge) forward(res registry.Result) {
 	outer := b.opts.Outer
-	if outer == nil {
+	if outer == nil || b.detached.Load() {
 		return
 	}
 	if !res.IsError && hasImage(res.Content) {
@@ -490,6 +545,9 @@ func hasImage(blocks []registry.Content) bool {
 // starts a log task that runs the waterfall and emits after every earlier task has emitted,
 // and then, while more than MaxParallel tasks are pending, waits for the oldest.
 func (b *Bridge) log(e *entry, res registry.Result) {
+	if b.detached.Load() {
+		return // Close has emitted its settle event
+	}
 	if len(b.opts.LogListeners) == 0 {
 		if b.opts.Events != nil {
 			b.emit(settleEvent(b.opts.CallID, e.call, res))
@@ -508,9 +566,11 @@ func (b *Bridge) logTask(c registry.Call, res registry.Result) {
 	ev := settleEvent(b.opts.CallID, c, res)
 	prev, done := b.lastLog, make(chan struct{})
 	b.lastLog = done
-	b.workers.Add(1)
+	b.mu.Lock()
+	b.live++
+	b.mu.Unlock()
 	go func() {
-		defer b.workers.Done()
+		defer b.exited()
 		defer close(done)
 		ev.Content = b.waterfall(LogEntry{
 			CallID: b.opts.CallID, RootCallID: c.RootCallID, SubCallID: c.CallID, Name: c.Name,
@@ -577,13 +637,29 @@ func (b *Bridge) emit(e Event) {
 	}
 	b.emitMu.Lock()
 	defer b.emitMu.Unlock()
+	if b.eventsOver {
+		return
+	}
+	// Settle events come in start order, so the settled call is the oldest open one.
+	if e.Type == EventStart {
+		b.open = append(b.open, e)
+	} else if len(b.open) > 0 {
+		b.open[0] = Event{}
+		if len(b.open) == 1 {
+			b.open = b.open[:0] // keep the backing array: sequential calls do not allocate
+		} else {
+			b.open = b.open[1:]
+		}
+	}
 	b.opts.Events(e)
 }
 
 // Close ends the run: later calls are rejected as not dispatched, queued ones are abandoned,
 // in-flight ones are cancelled (cause ErrRunSettled, or the outer cause when the outer context
 // was cancelled first), awaited and committed in order, and every settle event has been
-// emitted when Close returns. Close is idempotent.
+// emitted when Close returns. Close waits for the calls in flight at most Options.DrainGrace:
+// it then detaches those still running (see the package documentation), emits the settle
+// events they lack, and returns. Close is idempotent.
 func (b *Bridge) Close() {
 	b.cancel(ErrRunSettled)
 	b.mu.Lock()
@@ -592,6 +668,51 @@ func (b *Bridge) Close() {
 		close(b.quit)
 	}
 	b.kick() // abandons what is queued; in-flight bodies commit as they finish
+	b.checkGone()
 	b.mu.Unlock()
-	b.workers.Wait()
+	if b.detached.Load() {
+		return
+	}
+	if b.opts.DrainGrace < 0 {
+		<-b.gone
+		return
+	}
+	grace := time.NewTimer(b.opts.DrainGrace)
+	defer grace.Stop()
+	select {
+	case <-b.gone:
+	case <-grace.C:
+		b.detach()
+	}
 }
+
+// detach gives up waiting for the calls still in flight when Close's grace period is over:
+// it emits a settle event for each started call that has none yet, in order, and stops the
+// events.
+func (b *Bridge) detach() {
+	if b.detached.Swap(true) {
+		return
+	}
+	b.mu.Lock()
+	running := b.running
+	b.mu.Unlock()
+	reason := ErrRunSettled.Error()
+	if cause := context.Cause(b.ctx); cause != nil {
+		reason = cause.Error()
+	}
+	b.emitMu.Lock()
+	open := b.open
+	b.open, b.eventsOver = nil, true
+	for _, ev := range open {
+		msg := fmt.Sprintf("run_code run is over (%s); %s did not stop within %v of the end of the run and was detached: its result will be discarded", reason, ev.Name, b.opts.DrainGrace)
+		b.opts.Events(Event{Type: EventSettle, RootCallID: ev.RootCallID, ParentCallID: ev.ParentCallID, SubCallID: ev.SubCallID, Name: ev.Name, Arguments: ev.Arguments,
+			IsError: true, Content: []registry.Content{registry.TextContent(msg)}})
+	}
+	b.emitMu.Unlock()
+	b.opts.Logger.Warn(fmt.Sprintf("run_code %s: sub-calls still in flight (%d bodies running) did not stop within %v of the end of the run; detached: their goroutines end when they return", b.opts.CallID, running, b.opts.DrainGrace))
+}
+
+// Wait blocks until every goroutine the Bridge started has ended, including the bodies Close
+// detached, and returns at once when there are none. It returns only after Close has been
+// called. Tests and owners that must account for every goroutine use it.
+func (b *Bridge) Wait() { <-b.gone }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -40,6 +41,12 @@ type Options struct {
 	// DispatchLog is the dispatch-log waterfall of every run: it shapes the content each
 	// code-dispatch event carries (see bridge.LogFunc).
 	DispatchLog []bridge.LogFunc
+	// DrainGrace is how long a run that has ended (settled, timed out or aborted) waits for
+	// its sub-calls still in flight before it detaches them and returns (see
+	// bridge.Options.DrainGrace): a tool body that ignores cancellation delays the end of a run
+	// by at most this much. Zero means bridge.DefaultDrainGrace (1s); negative waits without
+	// limit.
+	DrainGrace time.Duration
 }
 
 // Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
@@ -119,13 +126,14 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	b, err := bridge.New(ctx, bridge.Options{
 		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
 		Tools: names, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
-		Outer: inv, LogListeners: cm.opts.DispatchLog,
+		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace,
 	})
 	if err != nil {
 		return jsonv.Value{}, err
 	}
 	// Close drains the sub-calls (abandons queued ones, awaits and commits the in-flight ones,
-	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code.
+	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code;
+	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
 	if cm.compactFor(inv.Scope, schemas) {
