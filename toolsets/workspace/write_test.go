@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
@@ -200,5 +201,49 @@ func TestReadWriteRoundTripIsExact(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(f.dir, "t.txt")); string(data) != text {
 		t.Fatalf("round trip changed the file: %q, want %q", data, text)
+	}
+}
+
+// FuzzInvalidUTF8 checks the offset read_file and write_file report against the standard
+// library's validation: -1 exactly for valid UTF-8, otherwise a valid prefix followed by a byte
+// that does not start a valid sequence.
+func FuzzInvalidUTF8(f *testing.F) {
+	for _, s := range []string{"", "abc", "caf\xe9", "\xff", "é", "\xe2\x82", "a\xed\xa0\x80b", "\xf4\x90\x80\x80", "ok\U0001F600\xc0\xaf"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		off := invalidUTF8(data)
+		if (off < 0) != utf8.Valid(data) {
+			t.Fatalf("invalidUTF8(%q) = %d, utf8.Valid = %v", data, off, utf8.Valid(data))
+		}
+		if off >= 0 {
+			if !utf8.Valid(data[:off]) {
+				t.Fatalf("invalidUTF8(%q) = %d: the prefix is not valid", data, off)
+			}
+			if r, size := utf8.DecodeRune(data[off:]); r != utf8.RuneError || size != 1 {
+				t.Fatalf("invalidUTF8(%q) = %d: a valid sequence starts there", data, off)
+			}
+		}
+	})
+}
+
+// BenchmarkWriteFile measures one write_file call of 4 KiB through the registry: the cost of
+// the atomic replacement (temporary file, fsync, rename, directory fsync).
+func BenchmarkWriteFile(b *testing.B) {
+	dir := b.TempDir()
+	ws, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	reg := registry.New()
+	if _, err := reg.Register(ws.Tools()...); err != nil {
+		b.Fatal(err)
+	}
+	args := jsonv.ObjectValue(member("path", jsonv.StringValue("f.txt")), member("content", jsonv.StringValue(strings.Repeat("x", 4096))))
+	for b.Loop() {
+		if res := reg.Execute(context.Background(), registry.Call{CallID: "c", Name: "write_file", Arguments: args}); res.IsError {
+			b.Fatal(res.Err.Message)
+		}
 	}
 }
