@@ -186,7 +186,8 @@ func (w *Workspace) writeFileTool() registry.Tool {
 		Name: "write_file",
 		Description: "Write a UTF-8 text file in the workspace, creating it or replacing its whole content atomically (a failed write leaves the old content). " +
 			"The parent directory must exist unless createDirs is true. " +
-			"Refuses anything but a regular file, symbolic links, files with more than one hard link, content over 16 MiB, and writes past the run's write budget.",
+			fmt.Sprintf("Refuses anything but a regular file, symbolic links, files with more than one hard link, content that is not valid UTF-8, content over %s, and writes past the run's write budget (%s in all).",
+				sizeText(w.opts.MaxFileBytes), sizeText(w.opts.MaxWriteBytes)),
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {

@@ -136,7 +136,7 @@ func (w *Workspace) replaceFile(ctx context.Context, name, shown, content string
 		return fmt.Errorf("cannot write %q: %v (the file is unchanged)", shown, unwrapPathError(err))
 	}
 	if ctx.Err() != nil {
-		return context.Cause(ctx)
+		return fmt.Errorf("cannot write %q: %w (the file is unchanged)", shown, context.Cause(ctx))
 	}
 	if err := w.root.Rename(tmp, name); err != nil {
 		if info, serr := w.root.Lstat(name); serr == nil && info.IsDir() {
