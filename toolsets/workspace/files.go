@@ -248,7 +248,8 @@ func (w *Workspace) listDirTool() registry.Tool {
 	return registry.Tool{
 		Name: "list_dir",
 		Description: "List the entries of a directory in the workspace, sorted by name. " +
-			"Each entry has its name, its type (file, dir, symlink or other) and, for files, its size in bytes.",
+			"Each entry has its name, its type (file, dir, symlink or other) and, for files, its size in bytes. " +
+			"Entries whose names are not valid UTF-8 are left out.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
@@ -302,6 +303,9 @@ func (w *Workspace) listDirTool() registry.Tool {
 			for i, n := range names {
 				if i%256 == 0 && ctx.Err() != nil {
 					return jsonv.Value{}, context.Cause(ctx)
+				}
+				if !nameable(n) {
+					continue
 				}
 				typ, size := "other", int64(0)
 				if fi, err := w.root.Lstat(path.Join(name, n)); err == nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // typeError is the refusal of a path that is not of the type a tool works on: a tool opens
@@ -96,7 +97,8 @@ func (s walkFS) Open(name string) (fs.File, error) {
 // Stat stats name, following symbolic links inside the root.
 func (s walkFS) Stat(name string) (fs.FileInfo, error) { return s.w.root.Stat(name) }
 
-// ReadDir lists a directory, sorted by name.
+// ReadDir lists a directory, sorted by name, leaving out the entries whose names are not valid
+// UTF-8 (see nameable).
 func (s walkFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	f, _, err := s.w.open(name, true)
 	if err != nil {
@@ -104,9 +106,16 @@ func (s walkFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
+	entries = slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return !nameable(e.Name()) })
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return entries, err
 }
+
+// nameable reports whether a directory entry's name can appear in a tool result: only valid
+// UTF-8 can. Any other name would reach the model altered (its invalid bytes as U+FFFD), and a
+// path built from it would name a different file; since no tool call can name such an entry,
+// the tools leave it out rather than report a name that does not exist.
+func nameable(name string) bool { return utf8.ValidString(name) }
 
 // asTypeError reports whether err is a *typeError, and returns it.
 func asTypeError(err error) (*typeError, bool) {

@@ -70,7 +70,7 @@ func (w *Workspace) globTool() registry.Tool {
 			"The pattern is slash-separated and relative to the search directory; in each segment * matches any run of characters except /, ? matches one character, and [...] a character class; " +
 			"a segment ** matches zero or more directories (e.g. **/*.go). " +
 			"Returned paths are relative to the workspace root, sorted. " +
-			".git and node_modules directories are skipped unless the pattern names them; symbolic links are not followed. " +
+			".git and node_modules directories are skipped unless the pattern names them; symbolic links are not followed; names that are not valid UTF-8 are left out. " +
 			"At most 10,000 matches are returned; truncated is true when there were more.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
@@ -157,7 +157,7 @@ func (w *Workspace) grepTool() registry.Tool {
 		Description: "Search the text files of the workspace for lines matching a regular expression (Go RE2 syntax, matched against each line without its line ending). " +
 			"Returns one match per matching line with its path (relative to the workspace root), 1-based line number and text; " +
 			"a line longer than 500 characters is cut to its first 500 characters in text. " +
-			"Binary files (containing NUL bytes), files that are not valid UTF-8, files over 16 MiB, special files (named pipes, devices, sockets), symbolic links met while walking, and .git and node_modules directories are skipped. " +
+			"Binary files (containing NUL bytes), files that are not valid UTF-8 or whose names are not, files over 16 MiB, special files (named pipes, devices, sockets), symbolic links met while walking, and .git and node_modules directories are skipped. " +
 			"Stops after maxMatches matches (default 1000) and sets truncated.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",

@@ -205,3 +205,18 @@ func TestDeviceNodesRefused(t *testing.T) {
 func mkdev(major, minor uint64) uint64 {
 	return (major&0xfff)<<8 | (major&^0xfff)<<32 | minor&0xff | (minor&^0xff)<<12
 }
+
+// Names that are not valid UTF-8 are left out of list_dir, glob and grep: reported, they would
+// reach the model altered (U+FFFD) and name a file that does not exist.
+func TestNonUTF8NamesLeftOut(t *testing.T) {
+	f := newFixture(t)
+	writeFiles(t, f.dir, map[string]string{"names/caf\xe9.txt": "hello\n", "names/d\xff/x.txt": "hello\n", "names/ok.txt": "hello\n"})
+	runCases(t, f, []toolCase{
+		{name: "list_dir", tool: "list_dir", args: `{"path":"names"}`,
+			want: `{"path":"names","entries":[{"name":"ok.txt","type":"file","size":6}]}`},
+		{name: "glob", tool: "glob", args: `{"pattern":"**","path":"names"}`,
+			want: `{"matches":["names/ok.txt"],"truncated":false}`},
+		{name: "grep", tool: "grep", args: `{"pattern":"hello","path":"names"}`,
+			want: `{"matches":[{"path":"names/ok.txt","line":1,"text":"hello"}],"truncated":false}`},
+	})
+}

@@ -24,8 +24,10 @@
 //
 // Text: the tools handle UTF-8 text only and never alter it. read_file refuses a file that is
 // not valid UTF-8, naming the byte offset and line of the first invalid byte; grep skips such
-// files as it skips binary ones; write_file refuses content that is not valid UTF-8. So a read
-// followed by a write of what was read reproduces the file byte for byte, in every isolation.
+// files as it skips binary ones; write_file refuses content that is not valid UTF-8; list_dir,
+// glob and grep leave out entries whose names are not valid UTF-8 (no tool call could name
+// them). So a read followed by a write of what was read reproduces the file byte for byte, in
+// every isolation, and every path a tool reports names a file that exists.
 //
 // Limits: write_file writes at most Options.MaxFileBytes per file (default 16 MiB, the
 // read_file limit) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
