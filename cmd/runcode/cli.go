@@ -153,7 +153,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM")
 	var src sources
 	src.register(fs)
-	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "inprocess", memory: 512 << 20}
+	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
@@ -598,7 +598,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")
 	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
-	fs.StringVar(&l.isolation, "isolation", l.isolation, "inprocess (fast, soft memory limit) or process (a worker process with a hard memory limit)")
+	fs.StringVar(&l.isolation, "isolation", l.isolation, "process (a worker process with a hard memory limit; contains crashes) or inprocess (for trusted programs: faster, soft memory limit, a Go fatal error ends the host)")
 	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process")
 }
 
