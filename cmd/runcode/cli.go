@@ -33,7 +33,7 @@ Usage:
   runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
   runcode tools [SOURCES] [--json]                                    list the tools
-  runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR)            an MCP server whose one tool is run_code
+  runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
   runcode version
 
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
@@ -41,6 +41,13 @@ Sources (combine freely; with none, the workspace tools rooted at the current di
   --mcp 'CMD ARG…'  an MCP server started as a subprocess over stdio; repeatable
   --mcp-url URL     an MCP server over streamable HTTP; repeatable
   --workspace DIR   the built-in workspace file tools rooted at DIR
+
+Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, and
+  --isolation process|inprocess (default process: each program runs in a worker process that
+  contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
+
+Signals: a first SIGINT/SIGTERM aborts a run (serve: stops starting runs and lets those in
+flight finish for up to --drain-timeout); a second one exits at once (status 130 / 143).
 
 Run "runcode CMD --help" for the flags of a command.
 `

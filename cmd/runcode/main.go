@@ -7,13 +7,14 @@
 //	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM
 //	runcode sdk   [SOURCES] [-o FILE] [--compact]
 //	runcode tools [SOURCES] [--json]
-//	runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR)
+//	runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]
 //	runcode version
 //
 // SOURCES are --tools FILE (a tool manifest), --mcp 'CMD ARG…' (an MCP server over stdio),
 // --mcp-url URL (an MCP server over streamable HTTP), all repeatable, and --workspace DIR (the
 // built-in workspace file tools); with none, the workspace tools rooted at the current directory
-// are used. Run "runcode CMD --help" for the flags of a command.
+// are used. Programs run under process isolation unless --isolation inprocess is given. Run
+// "runcode CMD --help" for the flags of a command.
 package main
 
 import (

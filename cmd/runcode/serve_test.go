@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -176,6 +179,144 @@ func TestServeNeedsExactlyOneTransport(t *testing.T) {
 		code, stdout, stderr := invoke(t, "", args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "runcode: ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// startServeHTTP runs `serve --http 127.0.0.1:0` in-process with extra args until the test
+// ends, and returns its endpoint.
+func startServeHTTP(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr lockedBuffer
+	exit := make(chan int, 1)
+	go func() {
+		exit <- run(ctx, append([]string{"serve", "--http", "127.0.0.1:0", "--isolation", "inprocess"}, args...), strings.NewReader(""), io.Discard, &stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exit:
+		case <-time.After(20 * time.Second):
+			t.Error("serve did not return after cancellation")
+		}
+	})
+	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case code := <-exit:
+			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not report its address; stderr:\n%s", stderr.String())
+		}
+	}
+}
+
+// postInitialize sends an MCP initialize with the given Authorization header (none when empty)
+// and returns the status and the new session's id.
+func postInitialize(t *testing.T, endpoint, authorization string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("401 without WWW-Authenticate: Bearer: %q", resp.Header.Get("WWW-Authenticate"))
+	}
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(body)
+}
+
+// --auth-token-file (or $RUNCODE_AUTH_TOKEN) makes /mcp need the bearer token; /healthz does not.
+func TestServeHTTPAuthToken(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tokenFile, []byte("file-token\n"), 0o600)
+	t.Setenv(authTokenEnv, "env-token")
+	for _, c := range []struct {
+		name  string
+		args  []string
+		token string
+	}{
+		{"file", []string{"--auth-token-file", tokenFile}, "file-token"}, // the file wins over the environment
+		{"environment", nil, "env-token"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			endpoint := startServeHTTP(t, append(c.args, "--workspace", t.TempDir())...)
+			for _, auth := range []string{"", "Bearer nope", "Bearer " + c.token + "x"} {
+				if code, _, body := postInitialize(t, endpoint, auth); code != http.StatusUnauthorized {
+					t.Errorf("Authorization %q: %d %q", auth, code, body)
+				}
+			}
+			if code, id, body := postInitialize(t, endpoint, "Bearer "+c.token); code != http.StatusOK || id == "" {
+				t.Fatalf("with the token: %d %q", code, body)
+			}
+			resp, err := http.Get(strings.TrimSuffix(endpoint, "/mcp") + "/healthz")
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("/healthz: %v %v", resp, err)
+			}
+			resp.Body.Close()
+		})
+	}
+}
+
+// Without a token, serve refuses an address that is not loopback (exit 2) before binding it.
+func TestServeHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
+	t.Setenv(authTokenEnv, "")
+	dir := t.TempDir()
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
+		code, stdout, stderr := invoke(t, "", "serve", "--http", addr, "--workspace", dir)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "refusing to serve "+addr+" without authentication") || !strings.Contains(stderr, "--auth-token-file") || !strings.Contains(stderr, "--insecure-no-auth") {
+			t.Errorf("%s: exit %d, stderr %q", addr, code, stderr)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--http", "127.0.0.1:0", "--auth-token-file", empty}, "holds no token"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--auth-token-file", filepath.Join(dir, "missing")}, "--auth-token-file"},
+		{[]string{"serve", "--stdio", "--max-sessions", "3"}, "--max-sessions applies to --http only"},
+		{[]string{"serve", "--stdio", "--max-message", "10"}, "--max-message must be at least 1KiB"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--session-timeout", "-1s"}, "--session-timeout must not be negative"},
+	} {
+		code, _, stderr := invoke(t, "", append(c.args, "--workspace", dir)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
+		}
+	}
+}
+
+// --max-sessions refuses a session over the cap with 503; --session-timeout ends idle ones,
+// which makes room again.
+func TestServeHTTPSessionLimits(t *testing.T) {
+	endpoint := startServeHTTP(t, "--max-sessions", "1", "--session-timeout", "300ms", "--workspace", t.TempDir())
+	if code, id, body := postInitialize(t, endpoint, ""); code != http.StatusOK || id == "" {
+		t.Fatalf("first session: %d %q", code, body)
+	}
+	if code, _, body := postInitialize(t, endpoint, ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 1 live MCP sessions") {
+		t.Fatalf("second session: %d %q", code, body)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		code, _, body := postInitialize(t, endpoint, "")
+		if code == http.StatusOK {
+			break
+		}
+		if code != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("after the idle timeout: %d %q", code, body)
 		}
 	}
 }
