@@ -156,17 +156,18 @@ func TestHTTPHandlerRefusesCrossOriginRequests(t *testing.T) {
 // Idle sessions end after SessionTimeout and are gone from the server (LiveSessions), so the
 // memory of abandoned sessions is returned; a request with an expired id gets 404.
 func TestHTTPHandlerExpiresIdleSessions(t *testing.T) {
-	h, url := serveHTTPHandler(t, mcptools.HTTPOptions{SessionTimeout: 200 * time.Millisecond})
+	h, url := serveHTTPHandler(t, mcptools.HTTPOptions{SessionTimeout: 500 * time.Millisecond})
 	const n = 200
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = openSession(t, url, nil)
 	}
-	if got := h.LiveSessions(); got != n {
+	// (Early ones may have expired already on a slow machine.)
+	if got := h.LiveSessions(); got < 1 || got > n {
 		t.Fatalf("%d live sessions after opening %d", got, n)
 	}
 	// A session in use stays: requests restart its idle clock.
-	kept := ids[0]
+	kept := ids[n-1]
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	deadline := time.Now().Add(20 * time.Second)
 	for h.LiveSessions() > 1 {
@@ -178,7 +179,7 @@ func TestHTTPHandlerExpiresIdleSessions(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if resp, _ := post(t, url, list, sessionHeader(ids[1])); resp.StatusCode != http.StatusNotFound {
+	if resp, _ := post(t, url, list, sessionHeader(ids[0])); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("an expired session: %s, want 404", resp.Status)
 	}
 	for h.LiveSessions() > 0 {

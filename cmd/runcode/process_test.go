@@ -27,6 +27,7 @@ type cliProcess struct {
 	stdout *os.File
 	lines  *bufio.Reader
 	stderr *lockedBuffer
+	early  []string      // responses read while looking for another id, in order
 	exited chan struct{} // closed when the process has been reaped
 	err    error         // the wait error, set before exited is closed
 }
@@ -117,6 +118,37 @@ type rpcMessage struct {
 // none comes within limit.
 func (p *cliProcess) recv(limit time.Duration) (rpcMessage, string) {
 	p.t.Helper()
+	if len(p.early) > 0 {
+		line := p.early[0]
+		p.early = p.early[1:]
+		var m rpcMessage
+		json.Unmarshal([]byte(line), &m)
+		return m, line
+	}
+	return p.read(limit)
+}
+
+// recvID returns the response with the given id (raw JSON), keeping the others for recv.
+func (p *cliProcess) recvID(id string, limit time.Duration) (rpcMessage, string) {
+	p.t.Helper()
+	for i, line := range p.early {
+		var m rpcMessage
+		if json.Unmarshal([]byte(line), &m); string(m.ID) == id {
+			p.early = append(p.early[:i], p.early[i+1:]...)
+			return m, line
+		}
+	}
+	for {
+		m, line := p.read(limit)
+		if string(m.ID) == id {
+			return m, line
+		}
+		p.early = append(p.early, line)
+	}
+}
+
+func (p *cliProcess) read(limit time.Duration) (rpcMessage, string) {
+	p.t.Helper()
 	p.stdout.SetReadDeadline(time.Now().Add(limit))
 	for {
 		line, err := p.lines.ReadString('\n')
@@ -166,11 +198,14 @@ func resultText(t *testing.T, m rpcMessage, line string, id int) (string, bool) 
 }
 
 // Each line that used to end `serve --stdio` (exit 1, every run of the client lost) gets a
-// JSON-RPC error response now, and the server still runs programs afterwards.
+// JSON-RPC error response now; the run in flight meanwhile finishes, and the server still runs
+// programs afterwards.
 func TestServeStdioSurvivesBadLines(t *testing.T) {
 	dir := fixture(t, map[string]string{"notes.txt": "alpha\n"})
 	p := startCLI(t, "serve", "--stdio", "--workspace", dir, "--max-message", "64KiB")
 	p.initialize()
+	p.callRunCode(2, workspaceMarker+`const t = Date.now(); while (Date.now() - t < 2000) {} return "still here";`)
+	waitForFile(t, filepath.Join(dir, "started"), p)
 	huge := `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"` + strings.Repeat("x", 1<<20) + `"}}}`
 	for _, c := range []struct {
 		line string
@@ -195,7 +230,14 @@ func TestServeStdioSurvivesBadLines(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":51,"method":"tools/call","params":"x"}`, "51", 0},
 	} {
 		p.send(c.line)
-		m, line := p.recv(30 * time.Second)
+		var m rpcMessage
+		var line string
+		for {
+			if m, line = p.read(30 * time.Second); string(m.ID) != "2" {
+				break
+			}
+			p.early = append(p.early, line) // the run in flight answers in between
+		}
 		if string(m.ID) != c.id || m.Error == nil || (c.code != 0 && m.Error.Code != c.code) {
 			t.Errorf("%.50s: response %.300s; want an error %d with id %s", c.line, line, c.code, c.id)
 		}
@@ -204,6 +246,9 @@ func TestServeStdioSurvivesBadLines(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":999,"result":{}}`)
 	p.send(`{"jsonrpc":"2.0","method":"notifications/no-such-thing"}`)
 	p.send("   ")
+	if m, line := p.recvID("2", 60*time.Second); m.Result == nil || m.Result.IsError || m.Result.Content[0].Text != "still here" {
+		t.Fatalf("the run in flight during the bad lines: %s", line)
+	}
 	p.callRunCode(100, `const { content } = await tools.read_file({ path: "notes.txt" }); return content.trim() + " " + 6 * 7;`)
 	m, line := p.recv(60 * time.Second)
 	if text, isError := resultText(t, m, line, 100); isError || text != "alpha 42" {

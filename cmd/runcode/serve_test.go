@@ -187,16 +187,26 @@ func TestServeNeedsExactlyOneTransport(t *testing.T) {
 // ends, and returns its endpoint.
 func startServeHTTP(t *testing.T, args ...string) string {
 	t.Helper()
+	endpoint, _, _, _ := startServeHTTPControlled(t, args...)
+	return endpoint
+}
+
+// startServeHTTPControlled is startServeHTTP that also returns the function that stands for the
+// first signal, the exit status channel and stderr.
+func startServeHTTPControlled(t *testing.T, args ...string) (endpoint string, signal func(), exit <-chan int, stderr *lockedBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr lockedBuffer
-	exit := make(chan int, 1)
+	stderr = &lockedBuffer{}
+	exited := make(chan int, 1)
+	done := make(chan struct{})
 	go func() {
-		exit <- run(ctx, append([]string{"serve", "--http", "127.0.0.1:0", "--isolation", "inprocess"}, args...), strings.NewReader(""), io.Discard, &stderr)
+		exited <- run(ctx, append([]string{"serve", "--http", "127.0.0.1:0", "--isolation", "inprocess"}, args...), strings.NewReader(""), io.Discard, stderr)
+		close(done)
 	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-exit:
+		case <-done:
 		case <-time.After(20 * time.Second):
 			t.Error("serve did not return after cancellation")
 		}
@@ -204,10 +214,10 @@ func startServeHTTP(t *testing.T, args ...string) string {
 	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1]
+			return m[1], cancel, exited, stderr
 		}
 		select {
-		case code := <-exit:
+		case code := <-exited:
 			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
 		default:
 		}
@@ -303,7 +313,7 @@ func TestServeHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
 // --max-sessions refuses a session over the cap with 503; --session-timeout ends idle ones,
 // which makes room again.
 func TestServeHTTPSessionLimits(t *testing.T) {
-	endpoint := startServeHTTP(t, "--max-sessions", "1", "--session-timeout", "300ms", "--workspace", t.TempDir())
+	endpoint := startServeHTTP(t, "--max-sessions", "1", "--session-timeout", "500ms", "--workspace", t.TempDir())
 	if code, id, body := postInitialize(t, endpoint, ""); code != http.StatusOK || id == "" {
 		t.Fatalf("first session: %d %q", code, body)
 	}
@@ -318,5 +328,60 @@ func TestServeHTTPSessionLimits(t *testing.T) {
 		if code != http.StatusServiceUnavailable || time.Now().After(deadline) {
 			t.Fatalf("after the idle timeout: %d %q", code, body)
 		}
+	}
+}
+
+// The first signal drains HTTP too: a call in flight finishes and its answer arrives, a new
+// call fails with a clear error, then serve exits 0.
+func TestServeHTTPDrains(t *testing.T) {
+	dir := t.TempDir()
+	endpoint, signal, exit, stderr := startServeHTTPControlled(t, "--drain-timeout", "1m", "--workspace", dir)
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	type outcome struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	inFlight := make(chan outcome, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{
+			"description": "slow", "code": workspaceMarker + `const t = Date.now(); while (Date.now() - t < 1500) {} return "done";`,
+		}})
+		inFlight <- outcome{res, err}
+	}()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not start")
+		}
+	}
+	signal()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "shutting down"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no drain; stderr:\n%s", stderr.String())
+		}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "late", "code": "return 1"}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "shutting down") {
+		t.Fatalf("a call while draining: %+v %v", res, err)
+	}
+	o := <-inFlight
+	if o.err != nil || o.res.IsError || o.res.Content[0].(*mcp.TextContent).Text != "done" {
+		t.Fatalf("the call in flight: %+v %v", o.res, o.err)
+	}
+	select {
+	case code := <-exit:
+		if code != exitOK {
+			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not exit after draining; stderr:\n%s", stderr.String())
 	}
 }
