@@ -1,7 +1,9 @@
 package mcptools_test
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/internal/leakcheck"
 	"github.com/runcode-dev/runcode/mcptools"
 )
 
@@ -228,5 +231,47 @@ func TestHTTPHandlerMessageSize(t *testing.T) {
 	resp, body := post(t, url, call, sessionHeader(id))
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `"text":"6291456"`) {
 		t.Fatalf("a 6 MiB program: %s %.300q", resp.Status, body)
+	}
+}
+
+// Over LineTransport, the SDK's server answers a bad line's error and a valid request on the
+// same session; the end of the input ends the session, and cancelling ends it while its reader
+// is blocked; neither leaves a goroutine behind.
+func TestLineTransportServesAndEndsCleanly(t *testing.T) {
+	leakcheck.Check(t)
+	srv, err := mcptools.NewServer(newSrvFixture(t).reg, mcptools.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, end := range []string{"eof", "cancel"} {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- srv.Run(ctx, &mcptools.LineTransport{Reader: inR, Writer: outW}) }()
+		lines := bufio.NewReader(outR)
+		go io.WriteString(inW, "not json\n"+initializeBody+"\n")
+		for _, want := range []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,`, `{"jsonrpc":"2.0","id":1,"result":{`} {
+			line, err := lines.ReadString('\n')
+			if err != nil || !strings.HasPrefix(line, want) {
+				t.Fatalf("%s: got %q (%v), want %s…", end, line, err, want)
+			}
+		}
+		if end == "eof" {
+			inW.Close()
+		} else {
+			cancel()
+		}
+		select {
+		case err := <-done:
+			if end == "cancel" && !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancel: Run returned %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Run did not return", end)
+		}
+		cancel()
+		inW.Close()
+		outR.Close()
 	}
 }
