@@ -117,7 +117,7 @@ type lineConn struct {
 
 func (c *lineConn) readLoop(limit int) {
 	defer close(c.incoming)
-	c.readErr = scanMessages(c.reader, limit, func(m jsonrpc.Message) bool {
+	err := scanMessages(c.reader, limit, func(m jsonrpc.Message) bool {
 		select {
 		case c.incoming <- m:
 			return true
@@ -125,6 +125,10 @@ func (c *lineConn) readLoop(limit int) {
 			return false
 		}
 	}, c.writeLine)
+	if err == nil { // closed
+		err = io.EOF
+	}
+	c.readErr = err
 }
 
 // Read implements mcp.Connection.
@@ -150,11 +154,11 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write implements mcp.Connection.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		defer c.answer(resp.ID)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -365,49 +369,4 @@ func errorReply(id json.RawMessage, code int, message string) []byte {
 	out = fmt.Appendf(out, `,"error":{"code":%d,"message":`, code)
 	out = append(out, text...)
 	return append(out, "}}"...)
-}
-
-// idleCounter counts work in flight; wait returns once none is.
-type idleCounter struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed while n is zero; nil until first needed
-}
-
-func (c *idleCounter) add() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n == 0 && c.idle != nil {
-		c.idle = nil
-	}
-	c.n++
-}
-
-func (c *idleCounter) done() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.n--
-	if c.n == 0 && c.idle != nil {
-		close(c.idle)
-	}
-}
-
-// wait waits until nothing is in flight or ctx is done.
-func (c *idleCounter) wait(ctx context.Context) error {
-	c.mu.Lock()
-	if c.n == 0 {
-		c.mu.Unlock()
-		return nil
-	}
-	if c.idle == nil {
-		c.idle = make(chan struct{})
-	}
-	idle := c.idle
-	c.mu.Unlock()
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
