@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -331,28 +333,36 @@ func TestServeHTTPSessionLimits(t *testing.T) {
 	}
 }
 
+// postCall sends a run_code tools/call on a session and returns the whole response body.
+func postCall(t *testing.T, endpoint, session string, id int, code string) string {
+	args, _ := json.Marshal(map[string]any{"name": "run_code", "arguments": map[string]string{"description": "test", "code": code}})
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, args)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return fmt.Sprintf("%d %s %v", resp.StatusCode, body, err)
+}
+
 // The first signal drains HTTP too: a call in flight finishes and its answer arrives, a new
 // call fails with a clear error, then serve exits 0.
 func TestServeHTTPDrains(t *testing.T) {
 	dir := t.TempDir()
 	endpoint, signal, exit, stderr := startServeHTTPControlled(t, "--drain-timeout", "1m", "--workspace", dir)
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
-	if err != nil {
-		t.Fatal(err)
+	code, session, body := postInitialize(t, endpoint, "")
+	if code != http.StatusOK {
+		t.Fatalf("initialize: %d %s", code, body)
 	}
-	defer cs.Close()
-	type outcome struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	inFlight := make(chan outcome, 1)
+	postInitialized(t, endpoint, session)
+	inFlight := make(chan string, 1)
 	go func() {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{
-			"description": "slow", "code": workspaceMarker + `const t = Date.now(); while (Date.now() - t < 1500) {} return "done";`,
-		}})
-		inFlight <- outcome{res, err}
+		inFlight <- postCall(t, endpoint, session, 2, workspaceMarker+`const t = Date.now(); while (Date.now() - t < 1500) {} return "done";`)
 	}()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
@@ -368,13 +378,11 @@ func TestServeHTTPDrains(t *testing.T) {
 			t.Fatalf("no drain; stderr:\n%s", stderr.String())
 		}
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "late", "code": "return 1"}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "shutting down") {
-		t.Fatalf("a call while draining: %+v %v", res, err)
+	if late := postCall(t, endpoint, session, 3, "return 1"); !strings.HasPrefix(late, "200 ") || !strings.Contains(late, "shutting down") || !strings.Contains(late, `"isError":true`) {
+		t.Fatalf("a call while draining: %s", late)
 	}
-	o := <-inFlight
-	if o.err != nil || o.res.IsError || o.res.Content[0].(*mcp.TextContent).Text != "done" {
-		t.Fatalf("the call in flight: %+v %v", o.res, o.err)
+	if got := <-inFlight; !strings.HasPrefix(got, "200 ") || !strings.Contains(got, `"text":"done"`) {
+		t.Fatalf("the call in flight: %s", got)
 	}
 	select {
 	case code := <-exit:
@@ -383,5 +391,23 @@ func TestServeHTTPDrains(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatalf("serve did not exit after draining; stderr:\n%s", stderr.String())
+	}
+}
+
+// postInitialized completes the handshake of a session.
+func postInitialized(t *testing.T, endpoint, session string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: %s", resp.Status)
 	}
 }
