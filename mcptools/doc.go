@@ -45,4 +45,21 @@
 //	}
 //
 // A one-shot host such as the runcode CLI can ignore it.
+//
+// # Serving run_code safely
+//
+// NewServer returns an SDK server; three pieces make it safe to expose:
+//
+//   - LineTransport serves it over newline-delimited JSON (stdio) so that no input but the end
+//     of the stream ends the session: a line that is not JSON gets a -32700 error response, one
+//     that is not a JSON-RPC message (null, an array or batch, a bad id or version, …) a -32600,
+//     and a line over MaxMessageBytes (default DefaultMaxMessageBytes, 64 MiB) a -32600 with
+//     the request's id when it can be read from the kept prefix; the rest of it is discarded
+//     unbuffered.
+//   - NewHTTPHandler serves it over streamable HTTP with cross-origin protection, an optional
+//     bearer token, the SDK's idle-session timeout, a session cap (503 over it) and a request
+//     body cap (413 over it).
+//   - A RunGate (ServerOptions.Gate) lets a host drain: Drain refuses new runs, waits for those
+//     in flight and aborts the rest when its context ends; the transports' WaitAnswered then
+//     waits for the answers to be written before the host closes the sessions.
 package mcptools

@@ -39,6 +39,10 @@ type ServerOptions struct {
 	// for it with a progress token (zero: DefaultProgressInterval; negative: no heartbeat, only
 	// the notifications of settled sub-calls).
 	ProgressInterval time.Duration
+	// Gate, when set, admits the calls: once it drains, a call fails at once with a message
+	// saying the server is shutting down (ShuttingDown), and the calls in flight end when it
+	// aborts them.
+	Gate *RunGate
 }
 
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
@@ -89,7 +93,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if interval == 0 {
 		interval = DefaultProgressInterval
 	}
-	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval}
+	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate}
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	srv.AddTool(&mcp.Tool{
 		Name:        registry.ReservedName,
@@ -104,10 +108,22 @@ type runHandler struct {
 	reg      *registry.Registry
 	scope    *registry.Scope
 	interval time.Duration
+	gate     *RunGate     // nil: every call runs
 	calls    atomic.Int64 // calls so far, for unique call ids
 }
 
+// ShuttingDown is the text of a call refused because the server is draining.
+const ShuttingDown = "Error: the server is shutting down and starts no new runs; retry on another server or later"
+
 func (h *runHandler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if h.gate != nil {
+		runCtx, leave, ok := h.gate.enter(ctx)
+		if !ok {
+			return errorResult(ShuttingDown), nil
+		}
+		defer leave()
+		ctx = runCtx
+	}
 	args := jsonv.ObjectValue()
 	if raw := req.Params.Arguments; len(raw) > 0 {
 		v, err := jsonv.Parse(raw)

@@ -33,7 +33,7 @@ Usage:
   runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
   runcode tools [SOURCES] [--json]                                    list the tools
-  runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR)            an MCP server whose one tool is run_code
+  runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
   runcode version
 
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
@@ -41,6 +41,13 @@ Sources (combine freely; with none, the workspace tools rooted at the current di
   --mcp 'CMD ARG…'  an MCP server started as a subprocess over stdio; repeatable
   --mcp-url URL     an MCP server over streamable HTTP; repeatable
   --workspace DIR   the built-in workspace file tools rooted at DIR
+
+Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, and
+  --isolation process|inprocess (default process: each program runs in a worker process that
+  contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
+
+Signals: a first SIGINT/SIGTERM aborts a run (serve: stops starting runs and lets those in
+flight finish for up to --drain-timeout); a second one exits at once (status 130 / 143).
 
 Run "runcode CMD --help" for the flags of a command.
 `
@@ -153,7 +160,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM")
 	var src sources
 	src.register(fs)
-	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "inprocess", memory: 512 << 20}
+	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
@@ -601,7 +608,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")
 	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
-	fs.StringVar(&l.isolation, "isolation", l.isolation, "inprocess (fast, soft memory limit) or process (a worker process with a hard memory limit)")
+	fs.StringVar(&l.isolation, "isolation", l.isolation, "process (a worker process with a hard memory limit; contains crashes) or inprocess (for trusted programs: faster, soft memory limit, a Go fatal error ends the host)")
 	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process")
 	if l.maxWrite == 0 {
 		l.maxWrite = workspace.DefaultMaxWriteBytes

@@ -7,31 +7,96 @@
 //	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM
 //	runcode sdk   [SOURCES] [-o FILE] [--compact]
 //	runcode tools [SOURCES] [--json]
-//	runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR)
+//	runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]
 //	runcode version
 //
 // SOURCES are --tools FILE (a tool manifest), --mcp 'CMD ARG…' (an MCP server over stdio),
 // --mcp-url URL (an MCP server over streamable HTTP), all repeatable, and --workspace DIR (the
 // built-in workspace file tools); with none, the workspace tools rooted at the current directory
-// are used. Run "runcode CMD --help" for the flags of a command.
+// are used. Programs run under process isolation unless --isolation inprocess is given. Run
+// "runcode CMD --help" for the flags of a command.
 package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/runcode-dev/runcode/jsruntime"
 )
 
 func main() {
-	jsruntime.RunWorkerIfRequested()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	runWorkerIfRequested()
+	ctx, stop := watchSignals(context.Background(), os.Stderr, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// runWorkerIfRequested serves as a process-isolation worker when this process was started as
+// one (and then never returns). A worker ignores SIGINT and SIGTERM: its lifetime is its
+// parent's decision, and a terminal's Ctrl-C reaches the whole process group — a worker that
+// died of it would turn the parent's orderly abort into a worker crash.
+func runWorkerIfRequested() {
+	signal.Ignore(os.Interrupt, syscall.SIGTERM)
+	jsruntime.RunWorkerIfRequested()
+	// Not a worker: watchSignals' Notify installs the CLI's handlers over the ignoring.
+}
+
+// watchSignals returns a context that the first SIGINT or SIGTERM cancels (a run ends as
+// aborted; serve drains); a second one makes the CLI exit at once through exit, with status
+// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process
+// that a signal ended. stop stops watching.
+func watchSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for first := true; ; first = false {
+			select {
+			case <-quit:
+				return
+			case sig := <-signals:
+				if first {
+					cancel(fmt.Errorf("runcode received %s", signalName(sig)))
+					continue
+				}
+				fmt.Fprintf(stderr, "runcode: %s again: exiting at once\n", signalName(sig))
+				exit(signalExitStatus(sig))
+				return
+			}
+		}
+	})
+	return ctx, func() {
+		signal.Stop(signals)
+		close(quit)
+		wg.Wait()
+		cancel(nil)
+	}
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// signalExitStatus is 128 + the signal's number.
+func signalExitStatus(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128 + int(syscall.SIGINT)
 }
 
 // Exit statuses.

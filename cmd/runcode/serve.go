@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,17 +21,95 @@ import (
 // httpPath is where --http serves the streamable MCP endpoint.
 const httpPath = "/mcp"
 
-// serveCmd serves run_code to MCP clients over stdio or streamable HTTP until the context is
-// cancelled or, over stdio, the client closes stdin. Configuration errors return an error (exit
-// status 2); a transport that fails while serving is exit status 1.
+// authTokenEnv names the environment variable that sets the bearer token when
+// --auth-token-file is not given.
+const authTokenEnv = "RUNCODE_AUTH_TOKEN"
+
+// Defaults of serve's own flags.
+const (
+	defaultSessionTimeout = 30 * time.Minute
+	defaultMaxSessions    = 100
+	defaultDrainTimeout   = 30 * time.Second
+	// httpShutdownTimeout bounds closing the HTTP server once the runs have ended.
+	httpShutdownTimeout = 5 * time.Second
+	// answerTimeout bounds writing the responses of the runs that ended during a drain.
+	answerTimeout = 5 * time.Second
+)
+
+// serveFlags are serve's flags beside the sources and limits.
+type serveFlags struct {
+	stdio          bool
+	addr           string
+	maxMessage     byteSize
+	tokenFile      string
+	insecureNoAuth bool
+	sessionTimeout time.Duration
+	maxSessions    int
+	drainTimeout   time.Duration
+}
+
+func (s *serveFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&s.stdio, "stdio", false, "serve one client over stdin and stdout")
+	fs.StringVar(&s.addr, "http", "", "serve streamable HTTP on `ADDR` (host:port; the endpoint is "+httpPath+")")
+	fs.Var(&s.maxMessage, "max-message", "the largest inbound message (a line over --stdio, a request body over --http), in bytes or KiB/MiB/GiB; a larger one gets an error response")
+	fs.StringVar(&s.tokenFile, "auth-token-file", "", "--http: require Authorization: Bearer <the token in `FILE`> on "+httpPath+" (default: $"+authTokenEnv+" when set)")
+	fs.BoolVar(&s.insecureNoAuth, "insecure-no-auth", false, "--http: serve a non-loopback address without a token (anyone who reaches it can run programs)")
+	fs.DurationVar(&s.sessionTimeout, "session-timeout", s.sessionTimeout, "--http: end MCP sessions idle for this long (0: never)")
+	fs.IntVar(&s.maxSessions, "max-sessions", s.maxSessions, "--http: the most live MCP sessions; a new one over the cap gets 503 (0: no cap)")
+	fs.DurationVar(&s.drainTimeout, "drain-timeout", s.drainTimeout, "on SIGINT/SIGTERM, how long runs in flight may finish before they are aborted")
+}
+
+// validate checks the flags; set names the flags given on the command line.
+func (s *serveFlags) validate(set map[string]bool) error {
+	switch {
+	case s.stdio == (s.addr != ""):
+		return &usageError{"serve needs exactly one of --stdio and --http ADDR"}
+	case s.maxMessage < 1<<10:
+		return &usageError{"--max-message must be at least 1KiB"}
+	case s.sessionTimeout < 0:
+		return &usageError{"--session-timeout must not be negative"}
+	case s.maxSessions < 0:
+		return &usageError{"--max-sessions must not be negative"}
+	case s.drainTimeout < 0:
+		return &usageError{"--drain-timeout must not be negative"}
+	}
+	if s.stdio {
+		for _, name := range []string{"auth-token-file", "insecure-no-auth", "session-timeout", "max-sessions"} {
+			if set[name] {
+				return &usageError{fmt.Sprintf("--%s applies to --http only", name)}
+			}
+		}
+	}
+	return nil
+}
+
+// token returns the bearer token of --auth-token-file, else of $RUNCODE_AUTH_TOKEN, else "".
+func (s *serveFlags) token() (string, error) {
+	if s.tokenFile == "" {
+		return strings.TrimSpace(os.Getenv(authTokenEnv)), nil
+	}
+	data, err := os.ReadFile(s.tokenFile)
+	if err != nil {
+		return "", fmt.Errorf("--auth-token-file: %w", err)
+	}
+	token := strings.TrimSpace(string(data))
+	if token == "" {
+		return "", fmt.Errorf("--auth-token-file: %s holds no token", s.tokenFile)
+	}
+	return token, nil
+}
+
+// serveCmd serves run_code to MCP clients over stdio or streamable HTTP until the client closes
+// stdin (stdio) or a first SIGINT/SIGTERM (the context) drains the server. Configuration errors
+// return an error (exit status 2); a transport that fails while serving is exit status 1.
 func (c *cli) serveCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "serve", "[SOURCES] [LIMITS] (--stdio | --http ADDR)")
+	fs := newFlagSet(c, "serve", "[SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]")
 	var src sources
 	src.register(fs)
 	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
 	lim.register(fs)
-	stdio := fs.Bool("stdio", false, "serve one client over stdin and stdout")
-	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port; the endpoint is "+httpPath+")")
+	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
+	sf.register(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -35,27 +117,55 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	if len(positional) > 0 {
 		return 0, &usageError{fmt.Sprintf("serve takes no arguments, got %q", positional[0])}
 	}
-	if *stdio == (*addr != "") {
-		return 0, &usageError{"serve needs exactly one of --stdio and --http ADDR"}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if err := sf.validate(set); err != nil {
+		return 0, err
 	}
 	if err := lim.validate(); err != nil {
 		return 0, err
+	}
+	var ln net.Listener
+	var token string
+	if !sf.stdio {
+		if token, err = sf.token(); err != nil {
+			return 0, err
+		}
+		if ln, err = listen(sf.addr, token != "", sf.insecureNoAuth); err != nil {
+			return 0, err
+		}
+		defer ln.Close()
+		if !isLoopback(ln.Addr()) && token == "" {
+			fmt.Fprintf(c.stderr, "runcode: warning: %s is not a loopback address and --insecure-no-auth is set: anyone who reaches it can run programs against the tools\n", ln.Addr())
+		}
 	}
 	reg, closeAll, err := codeModeRegistry(&src, lim, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer closeAll()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version()})
+	gate := mcptools.NewRunGate()
+	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate})
 	if err != nil {
 		return 0, err
 	}
 	tools := len(reg.SDKSchemas(nil))
-	if *stdio {
+	if sf.stdio {
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) over stdio\n", tools)
-		err = c.serveStdio(srv)
+		err = c.serveStdio(srv, gate, sf)
 	} else {
-		err = c.serveHTTP(srv, *addr, tools)
+		h := mcptools.NewHTTPHandler(srv, mcptools.HTTPOptions{
+			Token:           token,
+			SessionTimeout:  sf.sessionTimeout,
+			MaxSessions:     sf.maxSessions,
+			MaxMessageBytes: int64(sf.maxMessage),
+		})
+		auth := "no authentication (loopback only)"
+		if token != "" {
+			auth = "bearer token required"
+		}
+		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) at http://%s%s (%s)\n", tools, ln.Addr(), httpPath, auth)
+		err = c.serveHTTP(ln, h, gate, sf.drainTimeout)
 	}
 	if err != nil {
 		fmt.Fprintln(c.stderr, "runcode: serve:", err)
@@ -64,39 +174,117 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	return exitOK, nil
 }
 
-// serveStdio serves one session over the CLI's stdin and stdout; the end of stdin or the
-// cancellation of the context is a clean end.
-func (c *cli) serveStdio(srv *mcp.Server) error {
+// listen listens on addr. Without a token, only a loopback address is served, unless insecure;
+// the address is checked before binding, so a refused address is never bound.
+func listen(addr string, hasToken, insecure bool) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--http %q: %v", addr, err)}
+	}
+	mayServe := func(ok bool, shown string) error {
+		if ok || hasToken || insecure {
+			return nil
+		}
+		return fmt.Errorf("refusing to serve %s without authentication: it is not a loopback address, so anyone who reaches it could run programs against the tools; set a token with --auth-token-file FILE or $%s (or pass --insecure-no-auth)", shown, authTokenEnv)
+	}
+	if err := mayServe(hostIsLoopback(host), addr); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayServe(isLoopback(ln.Addr()), ln.Addr().String()); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// hostIsLoopback reports whether host can only mean loopback addresses: a loopback IP, or a name
+// whose every address is loopback. The empty host (every interface) is not.
+func hostIsLoopback(host string) bool {
+	if host == "" {
+		return false
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.Unmap().IsLoopback()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil || len(addrs) == 0 {
+		return false
+	}
+	for _, a := range addrs {
+		if !a.Unmap().IsLoopback() {
+			return false
+		}
+	}
+	return true
+}
+
+// drain stops starting runs, lets those in flight finish for up to timeout and aborts the rest.
+func (c *cli) drain(gate *mcptools.RunGate, timeout time.Duration) {
+	if n := gate.Running(); n > 0 {
+		fmt.Fprintf(c.stderr, "runcode: shutting down: waiting up to %s for %d run(s) in flight (signal again to exit at once)\n", timeout, n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := gate.Drain(ctx); err != nil {
+		fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s\n", timeout)
+	}
+}
+
+// waitAnswered gives the responses of the runs that just ended answerTimeout to be written.
+func waitAnswered(wait func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.Background(), answerTimeout)
+	defer cancel()
+	_ = wait(ctx) // a client that keeps calling does not hold the shutdown beyond the timeout
+}
+
+// serveStdio serves one session over the CLI's stdin and stdout until stdin ends (a clean end)
+// or the context is cancelled (then it drains first).
+func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags) error {
 	in, ok := c.stdin.(io.ReadCloser)
 	if !ok {
 		in = io.NopCloser(c.stdin)
 	}
-	err := srv.Run(c.ctx, &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{c.stdout}})
-	if err == nil || c.ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+	// The session outlives the first signal so that the runs in flight can answer.
+	sessionCtx, endSession := context.WithCancel(context.WithoutCancel(c.ctx))
+	defer endSession()
+	transport := &mcptools.LineTransport{Reader: in, Writer: nopWriteCloser{c.stdout}, MaxMessageBytes: int(sf.maxMessage)}
+	served := make(chan error, 1)
+	go func() { served <- srv.Run(sessionCtx, transport) }()
+	var err error
+	select {
+	case err = <-served:
+	case <-c.ctx.Done():
+		c.drain(gate, sf.drainTimeout)
+		waitAnswered(transport.WaitAnswered)
+		endSession()
+		err = <-served
+	}
+	if err == nil || sessionCtx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
 	return err
 }
 
-// serveHTTP serves the streamable HTTP transport on addr until the context is cancelled.
-// Requests' contexts derive from the CLI's, so cancellation ends open streams and running
-// programs before the shutdown.
-func (c *cli) serveHTTP(srv *mcp.Server, addr string, tools int) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	if !isLoopback(ln.Addr()) {
-		fmt.Fprintf(c.stderr, "runcode: warning: %s is not a loopback address; anyone who reaches it can run programs against the tools\n", ln.Addr())
-	}
+// serveHTTP serves h at httpPath on ln until the context is cancelled, then drains: run_code
+// calls fail with a clear error, runs in flight finish for up to drainTimeout, the rest are
+// aborted, the sessions closed and the server shut down.
+func (c *cli) serveHTTP(ln net.Listener, h *mcptools.HTTPHandler, gate *mcptools.RunGate, drainTimeout time.Duration) error {
 	mux := http.NewServeMux()
-	mux.Handle(httpPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	mux.Handle(httpPath, h)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return c.ctx },
+		// Requests outlive the first signal so that the runs in flight can answer; the gate
+		// aborts those that outlive the drain.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(c.ctx) },
 	}
-	fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) at http://%s%s\n", tools, ln.Addr(), httpPath)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -104,9 +292,12 @@ func (c *cli) serveHTTP(srv *mcp.Server, addr string, tools int) error {
 		return err
 	case <-c.ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	c.drain(gate, drainTimeout)
+	waitAnswered(h.WaitAnswered)
+	h.CloseSessions()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
 	defer cancel()
-	err = hs.Shutdown(shutdownCtx)
+	err := hs.Shutdown(shutdownCtx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = hs.Close()
 	}

@@ -3,7 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -177,5 +182,232 @@ func TestServeNeedsExactlyOneTransport(t *testing.T) {
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "runcode: ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
 		}
+	}
+}
+
+// startServeHTTP runs `serve --http 127.0.0.1:0` in-process with extra args until the test
+// ends, and returns its endpoint.
+func startServeHTTP(t *testing.T, args ...string) string {
+	t.Helper()
+	endpoint, _, _, _ := startServeHTTPControlled(t, args...)
+	return endpoint
+}
+
+// startServeHTTPControlled is startServeHTTP that also returns the function that stands for the
+// first signal, the exit status channel and stderr.
+func startServeHTTPControlled(t *testing.T, args ...string) (endpoint string, signal func(), exit <-chan int, stderr *lockedBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr = &lockedBuffer{}
+	exited := make(chan int, 1)
+	done := make(chan struct{})
+	go func() {
+		exited <- run(ctx, append([]string{"serve", "--http", "127.0.0.1:0", "--isolation", "inprocess"}, args...), strings.NewReader(""), io.Discard, stderr)
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Error("serve did not return after cancellation")
+		}
+	})
+	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1], cancel, exited, stderr
+		}
+		select {
+		case code := <-exited:
+			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not report its address; stderr:\n%s", stderr.String())
+		}
+	}
+}
+
+// postInitialize sends an MCP initialize with the given Authorization header (none when empty)
+// and returns the status and the new session's id.
+func postInitialize(t *testing.T, endpoint, authorization string) (int, string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusUnauthorized && !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("401 without WWW-Authenticate: Bearer: %q", resp.Header.Get("WWW-Authenticate"))
+	}
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(body)
+}
+
+// --auth-token-file (or $RUNCODE_AUTH_TOKEN) makes /mcp need the bearer token; /healthz does not.
+func TestServeHTTPAuthToken(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(tokenFile, []byte("file-token\n"), 0o600)
+	t.Setenv(authTokenEnv, "env-token")
+	for _, c := range []struct {
+		name  string
+		args  []string
+		token string
+	}{
+		{"file", []string{"--auth-token-file", tokenFile}, "file-token"}, // the file wins over the environment
+		{"environment", nil, "env-token"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			endpoint := startServeHTTP(t, append(c.args, "--workspace", t.TempDir())...)
+			for _, auth := range []string{"", "Bearer nope", "Bearer " + c.token + "x"} {
+				if code, _, body := postInitialize(t, endpoint, auth); code != http.StatusUnauthorized {
+					t.Errorf("Authorization %q: %d %q", auth, code, body)
+				}
+			}
+			if code, id, body := postInitialize(t, endpoint, "Bearer "+c.token); code != http.StatusOK || id == "" {
+				t.Fatalf("with the token: %d %q", code, body)
+			}
+			resp, err := http.Get(strings.TrimSuffix(endpoint, "/mcp") + "/healthz")
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("/healthz: %v %v", resp, err)
+			}
+			resp.Body.Close()
+		})
+	}
+}
+
+// Without a token, serve refuses an address that is not loopback (exit 2) before binding it.
+func TestServeHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
+	t.Setenv(authTokenEnv, "")
+	dir := t.TempDir()
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
+		code, stdout, stderr := invoke(t, "", "serve", "--http", addr, "--workspace", dir)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, "refusing to serve "+addr+" without authentication") || !strings.Contains(stderr, "--auth-token-file") || !strings.Contains(stderr, "--insecure-no-auth") {
+			t.Errorf("%s: exit %d, stderr %q", addr, code, stderr)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--http", "127.0.0.1:0", "--auth-token-file", empty}, "holds no token"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--auth-token-file", filepath.Join(dir, "missing")}, "--auth-token-file"},
+		{[]string{"serve", "--stdio", "--max-sessions", "3"}, "--max-sessions applies to --http only"},
+		{[]string{"serve", "--stdio", "--max-message", "10"}, "--max-message must be at least 1KiB"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--session-timeout", "-1s"}, "--session-timeout must not be negative"},
+	} {
+		code, _, stderr := invoke(t, "", append(c.args, "--workspace", dir)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
+		}
+	}
+}
+
+// --max-sessions refuses a session over the cap with 503; --session-timeout ends idle ones,
+// which makes room again.
+func TestServeHTTPSessionLimits(t *testing.T) {
+	endpoint := startServeHTTP(t, "--max-sessions", "1", "--session-timeout", "500ms", "--workspace", t.TempDir())
+	if code, id, body := postInitialize(t, endpoint, ""); code != http.StatusOK || id == "" {
+		t.Fatalf("first session: %d %q", code, body)
+	}
+	if code, _, body := postInitialize(t, endpoint, ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 1 live MCP sessions") {
+		t.Fatalf("second session: %d %q", code, body)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		code, _, body := postInitialize(t, endpoint, "")
+		if code == http.StatusOK {
+			break
+		}
+		if code != http.StatusServiceUnavailable || time.Now().After(deadline) {
+			t.Fatalf("after the idle timeout: %d %q", code, body)
+		}
+	}
+}
+
+// postCall sends a run_code tools/call on a session and returns the whole response body.
+func postCall(t *testing.T, endpoint, session string, id int, code string) string {
+	args, _ := json.Marshal(map[string]any{"name": "run_code", "arguments": map[string]string{"description": "test", "code": code}})
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`, id, args)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return fmt.Sprintf("%d %s %v", resp.StatusCode, body, err)
+}
+
+// The first signal drains HTTP too: a call in flight finishes and its answer arrives, a new
+// call fails with a clear error, then serve exits 0.
+func TestServeHTTPDrains(t *testing.T) {
+	dir := t.TempDir()
+	endpoint, signal, exit, stderr := startServeHTTPControlled(t, "--drain-timeout", "1m", "--workspace", dir)
+	code, session, body := postInitialize(t, endpoint, "")
+	if code != http.StatusOK {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	postInitialized(t, endpoint, session)
+	inFlight := make(chan string, 1)
+	go func() {
+		inFlight <- postCall(t, endpoint, session, 2, workspaceMarker+`const t = Date.now(); while (Date.now() - t < 1500) {} return "done";`)
+	}()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not start")
+		}
+	}
+	signal()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "shutting down"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no drain; stderr:\n%s", stderr.String())
+		}
+	}
+	if late := postCall(t, endpoint, session, 3, "return 1"); !strings.HasPrefix(late, "200 ") || !strings.Contains(late, "shutting down") || !strings.Contains(late, `"isError":true`) {
+		t.Fatalf("a call while draining: %s", late)
+	}
+	if got := <-inFlight; !strings.HasPrefix(got, "200 ") || !strings.Contains(got, `"text":"done"`) {
+		t.Fatalf("the call in flight: %s", got)
+	}
+	select {
+	case code := <-exit:
+		if code != exitOK {
+			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not exit after draining; stderr:\n%s", stderr.String())
+	}
+}
+
+// postInitialized completes the handshake of a session.
+func postInitialized(t *testing.T, endpoint, session string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("notifications/initialized: %s", resp.Status)
 	}
 }

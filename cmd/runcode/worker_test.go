@@ -3,13 +3,15 @@ package main
 import (
 	"os"
 	"testing"
-
-	"github.com/runcode-dev/runcode/jsruntime"
 )
 
 // TestMain lets this test binary serve as a process-isolation worker, as the real binary does
-// in main: the pool re-executes os.Executable().
+// in main: the pool re-executes os.Executable(). With cliEnv set, it is the runcode binary
+// itself (main), for the tests that need a real process: signals, exit statuses, stdio.
 func TestMain(m *testing.M) {
-	jsruntime.RunWorkerIfRequested()
+	if os.Getenv(cliEnv) == "1" {
+		main()
+	}
+	runWorkerIfRequested()
 	os.Exit(m.Run())
 }

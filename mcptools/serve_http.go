@@ -1,0 +1,152 @@
+package mcptools
+
+// The server side over streamable HTTP: the SDK's handler behind authentication, cross-origin
+// protection and a session cap.
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOptions configure NewHTTPHandler.
+type HTTPOptions struct {
+	// Token, when not empty, is the bearer token every request must carry
+	// (Authorization: Bearer <token>); others get 401 with WWW-Authenticate: Bearer.
+	Token string
+	// SessionTimeout ends an MCP session that has had no request for this long (zero: never).
+	SessionTimeout time.Duration
+	// MaxSessions caps the live MCP sessions (zero: no cap). A request that would start a session
+	// over the cap gets 503 with a message saying so; sessions end by DELETE, by SessionTimeout
+	// or with the server.
+	MaxSessions int
+	// MaxMessageBytes caps one request body (zero: DefaultMaxMessageBytes); a larger one gets
+	// 413.
+	MaxMessageBytes int64
+}
+
+// HTTPHandler serves an MCP server over streamable HTTP (the SDK's StreamableHTTPHandler) with:
+//
+//   - cross-origin protection (net/http.CrossOriginProtection): a browser's cross-origin
+//     request (by Sec-Fetch-Site, or an Origin that is not the Host) that is not GET, HEAD or
+//     OPTIONS gets 403; the SDK's own DNS-rebinding protection (a loopback listener refuses
+//     requests whose Host is not loopback) stays on;
+//   - bearer-token authentication when HTTPOptions.Token is set, compared in constant time;
+//   - the idle-session timeout and the session cap of HTTPOptions.
+//
+// Checks run in that order: cross-origin, token, cap.
+type HTTPHandler struct {
+	srv     *mcp.Server
+	inner   http.Handler // the SDK's handler behind the cross-origin check
+	token   [sha256.Size]byte
+	auth    bool
+	max     int
+	limitMu sync.Mutex  // serializes admission of new sessions
+	pending int         // session-creating requests admitted and not finished (guarded by limitMu)
+	posts   idleCounter // POST requests in flight (each carries a message and, for a call, its answer)
+}
+
+// NewHTTPHandler returns the handler of srv; srv must serve only this handler's sessions, as
+// the cap counts srv's sessions.
+func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
+	maxBody := opts.MaxMessageBytes
+	if maxBody <= 0 {
+		maxBody = DefaultMaxMessageBytes
+	}
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		SessionTimeout:      opts.SessionTimeout,
+		MaxRequestBodyBytes: maxBody,
+	})
+	h := &HTTPHandler{srv: srv, max: opts.MaxSessions}
+	if opts.Token != "" {
+		h.auth, h.token = true, sha256.Sum256([]byte(opts.Token))
+	}
+	h.inner = http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="runcode"`)
+			http.Error(w, "Unauthorized: this server needs Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		if opensSession(r) && h.max > 0 {
+			if !h.admit() {
+				http.Error(w, fmt.Sprintf("Service Unavailable: the server has reached its maximum of %d live MCP sessions; end a session (DELETE) or retry later", h.max), http.StatusServiceUnavailable)
+				return
+			}
+			defer h.admitted()
+		}
+		if r.Method == http.MethodPost {
+			h.posts.add()
+			defer h.posts.done()
+		}
+		sdk.ServeHTTP(w, r)
+	}))
+	return h
+}
+
+// WaitAnswered waits until no POST request is in flight (so every call received has been
+// answered), or ctx is done. A server that is shutting down waits here before it closes the
+// sessions: the SDK drops the responses of calls that finish after the close.
+func (h *HTTPHandler) WaitAnswered(ctx context.Context) error { return h.posts.wait(ctx) }
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.inner.ServeHTTP(w, r) }
+
+// LiveSessions returns the number of MCP sessions the server holds.
+func (h *HTTPHandler) LiveSessions() int {
+	n := 0
+	for range h.srv.Sessions() {
+		n++
+	}
+	return n
+}
+
+// CloseSessions ends every live session (their streams end; calls in flight are cancelled).
+func (h *HTTPHandler) CloseSessions() {
+	for s := range h.srv.Sessions() {
+		s.Close()
+	}
+}
+
+func (h *HTTPHandler) authorized(r *http.Request) bool {
+	if !h.auth {
+		return true
+	}
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	// Hashing first makes the comparison's time independent of the token's length too.
+	got := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	return subtle.ConstantTimeCompare(got[:], h.token[:]) == 1
+}
+
+// opensSession reports whether the SDK would start a session for r: a POST without a session id.
+func opensSession(r *http.Request) bool {
+	return r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == ""
+}
+
+// admit admits a session-creating request when the live sessions plus those being created are
+// under the cap. A request's session counts twice while the request runs, so concurrent
+// creations near the cap may be refused early, never admitted over it.
+func (h *HTTPHandler) admit() bool {
+	h.limitMu.Lock()
+	defer h.limitMu.Unlock()
+	if h.LiveSessions()+h.pending >= h.max {
+		return false
+	}
+	h.pending++
+	return true
+}
+
+func (h *HTTPHandler) admitted() {
+	h.limitMu.Lock()
+	h.pending--
+	h.limitMu.Unlock()
+}

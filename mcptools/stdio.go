@@ -1,0 +1,372 @@
+package mcptools
+
+// The server side over stdio: a transport that answers bad input with JSON-RPC errors instead of
+// ending the session.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxMessageBytes is the default cap on one inbound JSON-RPC message: one line over
+// LineTransport, one request body over HTTPHandler. A run_code call carries the whole program
+// text, so the cap is far above the SDK's defaults (16 MiB per line over stdio, 4 MiB per HTTP
+// body), and equal to the CLI's default --max-output.
+const DefaultMaxMessageBytes = 64 << 20
+
+// jsonSpace is JSON's whitespace but the newline, which ends a line.
+const jsonSpace = " \t\r"
+
+// readChunkBytes is the read buffer of LineTransport: lines longer than this are assembled from
+// chunks, and the remainder of an oversized line is discarded a chunk at a time.
+const readChunkBytes = 64 << 10
+
+// LineTransport is an MCP transport over newline-delimited JSON, like the SDK's IOTransport,
+// for a server that must outlive any input: each line is checked before the SDK sees it, and a
+// line that is not a JSON-RPC message gets an error response on Writer while the session goes
+// on:
+//
+//   - a line that is not JSON: -32700 (parse error), id null;
+//   - JSON that is not one JSON-RPC 2.0 message object (null, a number, an array — batches are
+//     not supported —, a wrong "jsonrpc" tag, an id that is neither a string nor a number, a
+//     response without an id, …): -32600 (invalid request) with the message's id when it has a
+//     usable one, else null;
+//   - a line longer than MaxMessageBytes: -32600 with the id when it appears in the first
+//     MaxMessageBytes bytes (so the client's waiting call fails rather than hangs), else null.
+//     Only the first MaxMessageBytes bytes are kept; the rest is read and discarded.
+//
+// Blank lines are skipped. Only the end of Reader (or a failed read or write) ends the
+// connection.
+//
+// The connection reads Reader in a goroutine of its own so that Close unblocks a pending Read,
+// as the SDK's transports do: Close closes Reader and Writer; the goroutine ends when Reader's
+// Read returns (at once for pipes; for a terminal or a blocking os.Stdin only at its next input
+// or the end of the process).
+type LineTransport struct {
+	Reader io.ReadCloser
+	Writer io.WriteCloser
+	// MaxMessageBytes caps one line, without its newline (zero: DefaultMaxMessageBytes).
+	MaxMessageBytes int
+
+	mu   sync.Mutex
+	conn *lineConn // the connection, once connected
+}
+
+// Connect implements mcp.Transport.
+func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
+	if t.Reader == nil || t.Writer == nil {
+		return nil, errors.New("mcptools: LineTransport needs a Reader and a Writer")
+	}
+	limit := t.MaxMessageBytes
+	if limit <= 0 {
+		limit = DefaultMaxMessageBytes
+	}
+	c := &lineConn{
+		reader:   t.Reader,
+		writer:   t.Writer,
+		incoming: make(chan jsonrpc.Message),
+		closed:   make(chan struct{}),
+		pending:  map[jsonrpc.ID]int{},
+	}
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
+	go c.readLoop(limit)
+	return c, nil
+}
+
+// WaitAnswered waits until every call read so far has been answered (its response written), or
+// ctx is done. A server that is shutting down waits here before it closes the session: the SDK
+// drops the responses of calls that finish after the close.
+func (t *LineTransport) WaitAnswered(ctx context.Context) error {
+	t.mu.Lock()
+	c := t.conn
+	t.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	return c.answered.wait(ctx)
+}
+
+// lineConn is the mcp.Connection of a LineTransport.
+type lineConn struct {
+	reader io.ReadCloser
+	writer io.WriteCloser
+
+	writeMu sync.Mutex // one message per line: the SDK's writes and the error replies
+
+	incoming chan jsonrpc.Message // valid messages; closed when the read loop ends
+	readErr  error                // why the read loop ended; written before incoming is closed
+
+	pendingMu sync.Mutex
+	pending   map[jsonrpc.ID]int // calls read and not answered yet, by id
+	answered  idleCounter        // counts the unanswered calls
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func (c *lineConn) readLoop(limit int) {
+	defer close(c.incoming)
+	err := scanMessages(c.reader, limit, func(m jsonrpc.Message) bool {
+		select {
+		case c.incoming <- m:
+			return true
+		case <-c.closed:
+			return false
+		}
+	}, c.writeLine)
+	if err == nil { // closed
+		err = io.EOF
+	}
+	c.readErr = err
+}
+
+// Read implements mcp.Connection.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case m, ok := <-c.incoming:
+		if !ok {
+			return nil, c.readErr
+		}
+		if req, isReq := m.(*jsonrpc.Request); isReq && req.IsCall() {
+			c.pendingMu.Lock()
+			c.pending[req.ID]++
+			c.pendingMu.Unlock()
+			c.answered.add()
+		}
+		return m, nil
+	}
+}
+
+// Write implements mcp.Connection.
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		defer c.answer(resp.ID)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	return c.writeLine(data)
+}
+
+// answer records that the call with id has been answered (or its answer failed).
+func (c *lineConn) answer(id jsonrpc.ID) {
+	c.pendingMu.Lock()
+	n, ok := c.pending[id]
+	if ok {
+		if n > 1 {
+			c.pending[id] = n - 1
+		} else {
+			delete(c.pending, id)
+		}
+	}
+	c.pendingMu.Unlock()
+	if ok {
+		c.answered.done()
+	}
+}
+
+// writeLine writes one message and its newline.
+func (c *lineConn) writeLine(data []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	select {
+	case <-c.closed:
+		return mcp.ErrConnectionClosed
+	default:
+	}
+	_, err := c.writer.Write(append(data, '\n'))
+	return err
+}
+
+// Close implements mcp.Connection.
+func (c *lineConn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		err = errors.Join(c.reader.Close(), c.writer.Close())
+	})
+	return err
+}
+
+// SessionID implements mcp.Connection: a stream has no session id.
+func (c *lineConn) SessionID() string { return "" }
+
+// scanMessages reads newline-delimited JSON-RPC messages from r until its end, passing each
+// valid message to deliver and, for each other non-blank line, exactly one JSON-RPC error
+// response (without newline) to reply, by LineTransport's rules. A line longer than limit bytes
+// is never held beyond its first limit bytes. It returns io.EOF at the end of r; another error
+// when reading r fails, reply fails, or deliver returns false (then nil).
+func scanMessages(r io.Reader, limit int, deliver func(jsonrpc.Message) bool, reply func([]byte) error) error {
+	lines := lineReader{r: bufio.NewReaderSize(r, readChunkBytes), limit: limit}
+	for {
+		line, tooLong, err := lines.next()
+		if err != nil {
+			return err
+		}
+		if tooLong {
+			if err := reply(oversizeReply(line, limit)); err != nil {
+				return err
+			}
+			continue
+		}
+		line = bytes.Trim(line, jsonSpace)
+		if len(line) == 0 {
+			continue
+		}
+		msg, errReply := checkMessage(line)
+		if errReply != nil {
+			if err := reply(errReply); err != nil {
+				return err
+			}
+			continue
+		}
+		if !deliver(msg) {
+			return nil
+		}
+	}
+}
+
+// lineReader splits a stream into lines of at most limit bytes.
+type lineReader struct {
+	r     *bufio.Reader
+	limit int
+	atEOF bool
+}
+
+// next returns the next line without its newline. A line longer than limit comes back as its
+// first limit bytes with tooLong set, the rest having been read and dropped. A last line
+// without a newline is a line; then next returns io.EOF.
+func (l *lineReader) next() (line []byte, tooLong bool, err error) {
+	if l.atEOF {
+		return nil, false, io.EOF
+	}
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		content := bytes.TrimSuffix(chunk, []byte{'\n'})
+		if !tooLong {
+			if room := l.limit - len(line); len(content) > room {
+				line = append(line, content[:room]...)
+				tooLong = true
+			} else {
+				line = append(line, content...)
+			}
+		}
+		switch {
+		case err == nil:
+			return line, tooLong, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			l.atEOF = true
+			if len(line) == 0 && !tooLong {
+				return nil, false, io.EOF
+			}
+			return line, tooLong, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+// checkMessage decodes one line as a JSON-RPC message the SDK accepts, or returns the error
+// response to send instead.
+func checkMessage(line []byte) (jsonrpc.Message, []byte) {
+	if !json.Valid(line) {
+		return nil, errorReply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+	}
+	if line[0] != '{' {
+		what := "a JSON " + jsonKind(line[0])
+		if line[0] == '[' {
+			what = "a batch (a JSON array); batches are not supported"
+		}
+		return nil, errorReply(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON-RPC object, got "+what)
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, errorReply(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+	}
+	return msg, nil
+}
+
+func jsonKind(first byte) string {
+	switch first {
+	case 'n':
+		return "null"
+	case 't', 'f':
+		return "boolean"
+	case '"':
+		return "string"
+	default:
+		return "number"
+	}
+}
+
+// idOf returns the raw "id" member of a JSON object when it is a string or a number; else nil.
+// The object may be cut short (an oversized line's prefix): members are read until the id or
+// the first value that cannot be read.
+func idOf(object []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(object))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		if key != "id" {
+			continue
+		}
+		if len(value) > 0 && (value[0] == '"' || value[0] == '-' || (value[0] >= '0' && value[0] <= '9')) {
+			return value
+		}
+		return nil
+	}
+	return nil
+}
+
+func oversizeReply(prefix []byte, limit int) []byte {
+	prefix = bytes.TrimLeft(prefix, jsonSpace)
+	var id json.RawMessage
+	if len(prefix) > 0 && prefix[0] == '{' {
+		id = idOf(prefix)
+	}
+	return errorReply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the message is longer than the maximum of %d bytes; it was discarded", limit))
+}
+
+// errorReply encodes a JSON-RPC error response; a nil id is null, as JSON-RPC requires when the
+// request's id cannot be known.
+func errorReply(id json.RawMessage, code int, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	text, _ := json.Marshal(message) // a string always marshals
+	out := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	out = fmt.Appendf(out, `,"error":{"code":%d,"message":`, code)
+	out = append(out, text...)
+	return append(out, "}}"...)
+}
