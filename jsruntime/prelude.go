@@ -79,6 +79,9 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardBuffers(maxBytes); err != nil {
 		return nil, err
 	}
+	if err := rl.guardSources(); err != nil {
+		return nil, err
+	}
 	limits := vm.NewObject()
 	_ = limits.Set("maxString", maxString)
 	_ = limits.Set("maxElements", maxElements)

@@ -107,6 +107,10 @@ func (g *Goja) compile(req Request) compiled {
 // way; without a source map goja counts the wrapper prefix in line 1's columns, which
 // fixLineOneColumns takes out of failure messages.
 func transformAndCompile(prefix, program string) compiled {
+	// goja's and esbuild's parsers recurse per level of nesting: measure it first (nesting.go).
+	if msg := sourceNestingError("the program", program); msg != "" {
+		return compiled{msg: sourceFile + ": RangeError: " + msg}
+	}
 	if prg, err := compileWrapped(sourceFile, prefix+program+"\n})"); err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program)}
 	}
