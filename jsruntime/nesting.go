@@ -502,10 +502,12 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// jsonNesting returns the deepest nesting of arrays and objects in JSON text, skipping strings.
-// It stops early, returning a figure above limit, once limit is exceeded.
-func jsonNesting(text string, limit int) int {
-	depth, deepest := 0, 0
+// jsonNesting returns the deepest nesting of arrays and objects in JSON text and the number of
+// its structural tokens ('[', '{', ',' and ':'; each value but the first in a container follows
+// one), skipping strings. It stops early, returning figures above the limits, once either is
+// exceeded.
+func jsonNesting(text string, depthLimit, tokenLimit int) (deepest, tokens int) {
+	depth := 0
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '"':
@@ -517,15 +519,21 @@ func jsonNesting(text string, limit int) int {
 		case '[', '{':
 			depth++
 			if depth > deepest {
-				if deepest = depth; deepest > limit {
-					return deepest
-				}
+				deepest = depth
 			}
+			tokens++
 		case ']', '}':
 			if depth > 0 {
 				depth--
 			}
+		case ',', ':':
+			tokens++
+		default:
+			continue
+		}
+		if deepest > depthLimit || tokens > tokenLimit {
+			return deepest, tokens
 		}
 	}
-	return deepest
+	return deepest, tokens
 }

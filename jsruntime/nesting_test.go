@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/dop251/goja"
 )
 
 func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
@@ -91,12 +93,18 @@ func TestJSONNesting(t *testing.T) {
 		{`"unterminated [[[`, 0}, {`]]][[`, 2},
 	}
 	for _, c := range cases {
-		if got := jsonNesting(c.text, 100); got != c.want {
+		if got, _ := jsonNesting(c.text, 100, 100); got != c.want {
 			t.Errorf("jsonNesting(%s) = %d, want %d", c.text, got, c.want)
 		}
 	}
-	if got := jsonNesting(strings.Repeat("[", 10_000_000), 10); got != 11 {
-		t.Errorf("jsonNesting stops at the limit: got %d", got)
+	if got, _ := jsonNesting(strings.Repeat("[", 10_000_000), 10, 1<<30); got != 11 {
+		t.Errorf("jsonNesting stops at the depth limit: got %d", got)
+	}
+	if _, got := jsonNesting(`[1,{"a":[2,"x,y:z"]},3]`, 100, 100); got != 7 {
+		t.Errorf("tokens = %d, want 7", got)
+	}
+	if _, got := jsonNesting(strings.Repeat("1,", 10_000_000), 10, 100); got != 101 {
+		t.Errorf("jsonNesting stops at the token limit: got %d", got)
 	}
 }
 
@@ -156,7 +164,7 @@ func FuzzSourceNesting(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		sourceNesting(src)
-		jsonNesting(src, MaxJSONParseDepth)
+		jsonNesting(src, MaxJSONParseDepth, MaxJSONParseTokens)
 		var seed [2]uint64
 		for i := 0; i < len(src); i++ {
 			seed[i%2] = seed[i%2]*31 + uint64(src[i])
@@ -167,4 +175,47 @@ func FuzzSourceNesting(f *testing.F) {
 			t.Fatalf("sourceNesting(%q) = %d, below the real depth %d", gen, got, depth)
 		}
 	})
+}
+
+// BenchmarkJSONParseCap times goja's JSON.parse (behind the guard) on the largest texts of
+// several shapes the limits allow: the longest one native step they leave.
+func BenchmarkJSONParseCap(b *testing.B) {
+	fill := func(unit string, tokensPer int, open, close string) string {
+		n := (MaxJSONParseText - len(open) - len(close)) / len(unit)
+		if tokensPer > 0 {
+			n = min(n, (MaxJSONParseTokens-len(open))/tokensPer)
+		}
+		return open + strings.TrimSuffix(strings.Repeat(unit, n), ",") + close
+	}
+	shapes := map[string]string{
+		"numbers":    fill("1,", 1, "[", "]"),
+		"strings":    fill(`"abcdefgh",`, 1, "[", "]"),
+		"objects":    fill(`{"a":1},`, 3, "[", "]"),
+		"one string": fill("a", 0, `"`, `"`),
+		"escapes":    fill(`\u0041`, 0, `"`, `"`),
+		"deep":       fill("1,", 1, strings.Repeat("[", MaxJSONParseDepth), strings.Repeat("]", MaxJSONParseDepth)),
+	}
+	for name, text := range shapes {
+		b.Run(name, func(b *testing.B) {
+			rl, err := newRealm(Config{MaxHeapBytes: DefaultMaxHeapBytes, MaxStackDepth: DefaultMaxStackDepth}, mustCompilePrelude(b), nil, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = rl.vm.Set("text", text)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := rl.vm.RunString("JSON.parse(text), 0"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func mustCompilePrelude(b *testing.B) *goja.Program {
+	g, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g.prelude
 }

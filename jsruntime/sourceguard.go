@@ -8,18 +8,26 @@ import (
 	"github.com/dop251/goja"
 )
 
-// MaxJSONParseText bounds the length in bytes (UTF-8) of the text JSON.parse accepts. goja's
-// JSON.parse cannot be interrupted and reads about 12–20 MB/s; 8 MiB keeps one call under about
-// a second (measured in-process: see BenchmarkJSONParseCap).
-const MaxJSONParseText = 8 << 20
+// Size limits of JSON.parse. goja's JSON.parse cannot be interrupted, so one call can hold a run
+// past its compute budget; its cost is mostly per value (about 0.25–0.5 µs per structural
+// token; 8 MiB of "1," took 1.3 s) while one long string reads at about 200 MB/s. So the text
+// is bounded in structural tokens, and in bytes for the strings: either limit alone keeps one
+// call under about half a second (BenchmarkJSONParseCap).
+const (
+	// MaxJSONParseTokens bounds the '[', '{', ',' and ':' outside strings of the text.
+	MaxJSONParseTokens = 1 << 20
+	// MaxJSONParseText bounds the length of the text in bytes (UTF-8).
+	MaxJSONParseText = 32 << 20
+)
 
 // Messages of the source guards (thrown as RangeError in the program, or the failure of a
 // program text).
 const (
-	msgSourceTooDeep = "%s nests too deeply: %d levels of brackets and chained operators (at most %d)"
-	msgArrowsTooDeep = "%s nests too many arrow functions: %d (at most %d)"
+	msgSourceTooDeep = "%s nests too deeply: more than %d levels of brackets and chained operators"
+	msgArrowsTooDeep = "%s nests more than %d arrow functions in one another"
 	msgJSONTooDeep   = "JSON.parse: text nests deeper than %d levels"
 	msgJSONTooLong   = "JSON.parse: text of %d bytes exceeds the limit of %d"
+	msgJSONTooMany   = "JSON.parse: text has more than %d structural tokens ([ { , :)"
 )
 
 // sourceNestingError returns the message for source text that nests beyond the limits
@@ -28,9 +36,9 @@ func sourceNestingError(what, src string) string {
 	nesting, arrows := sourceNesting(src)
 	switch {
 	case nesting > MaxSourceNesting:
-		return fmt.Sprintf(msgSourceTooDeep, what, nesting, MaxSourceNesting)
+		return fmt.Sprintf(msgSourceTooDeep, what, MaxSourceNesting)
 	case arrows > MaxArrowNesting:
-		return fmt.Sprintf(msgArrowsTooDeep, what, arrows, MaxArrowNesting)
+		return fmt.Sprintf(msgArrowsTooDeep, what, MaxArrowNesting)
 	}
 	return ""
 }
@@ -52,8 +60,8 @@ var functionProbe = sync.OnceValues(func() (*goja.Program, error) {
 //   - Function, AsyncFunction and GeneratorFunction (reached through the prototypes'
 //     constructor properties): the parameters and body are converted to strings once, measured,
 //     and handed to the original as those strings.
-//   - JSON.parse: text longer than MaxJSONParseText bytes or nesting deeper than
-//     MaxJSONParseDepth is refused.
+//   - JSON.parse: text longer than MaxJSONParseText bytes, with more than MaxJSONParseTokens
+//     structural tokens, or nesting deeper than MaxJSONParseDepth is refused.
 //
 // The originals are held only by the wrappers' Go closures; every property that led to them
 // (the globals, Function.prototype.constructor, the async and generator function prototypes'
@@ -140,8 +148,11 @@ func (rl *realm) guardSources() error {
 		if len(s) > MaxJSONParseText {
 			panic(rl.rangeError(fmt.Sprintf(msgJSONTooLong, len(s), MaxJSONParseText)))
 		}
-		if jsonNesting(s, MaxJSONParseDepth) > MaxJSONParseDepth {
+		switch depth, tokens := jsonNesting(s, MaxJSONParseDepth, MaxJSONParseTokens); {
+		case depth > MaxJSONParseDepth:
 			panic(rl.rangeError(fmt.Sprintf(msgJSONTooDeep, MaxJSONParseDepth)))
+		case tokens > MaxJSONParseTokens:
+			panic(rl.rangeError(fmt.Sprintf(msgJSONTooMany, MaxJSONParseTokens)))
 		}
 		v, err := parse(json, text, call.Argument(1))
 		if err != nil {
