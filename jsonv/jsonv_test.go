@@ -127,8 +127,8 @@ func TestParseRefusesTextItWouldAlter(t *testing.T) {
 		"\"bad\xffbyte\"", "[\"\xc3\"]", "\xef\xbb", `"\ud800"`, `"\udc00"`, `"\ud800x"`, `"\ud800\n"`,
 		`"\ud800\ud800"`, `{"\udfff": 1}`, `"\ud800\\udc00"`,
 	} {
-		if _, err := ParseString(src); err == nil {
-			t.Errorf("Parse(%q) succeeded", src)
+		if _, err := ParseString(src); !errors.Is(err, ErrInvalidText) {
+			t.Errorf("Parse(%q): err = %v, want ErrInvalidText", src, err)
 		}
 	}
 	for src, want := range map[string]string{

@@ -50,6 +50,10 @@ func MustParse(s string) Value {
 	return v
 }
 
+// ErrInvalidText reports JSON text that Parse refuses because decoding it would alter it: bytes
+// that are not UTF-8, or a \u escape of a lone surrogate.
+var ErrInvalidText = errors.New("jsonv: invalid JSON: text that cannot be decoded unaltered")
+
 type frame struct {
 	isObject bool
 	items    []Value
@@ -71,7 +75,7 @@ func checkText(data []byte) error {
 			}
 			i += n
 		}
-		return fmt.Errorf("jsonv: invalid JSON: text is not valid UTF-8 (byte offset %d)", i)
+		return fmt.Errorf("%w: not valid UTF-8 (byte offset %d)", ErrInvalidText, i)
 	}
 	depth := 0
 	for i := 0; i < len(data); i++ {
@@ -136,7 +140,7 @@ func checkString(data []byte, i int) (int, error) {
 }
 
 func loneSurrogate(offset int) error {
-	return fmt.Errorf("jsonv: invalid JSON: escape of a lone surrogate at byte offset %d (a string must be well-formed UTF-16)", offset)
+	return fmt.Errorf("%w: escape of a lone surrogate at byte offset %d (a string must be well-formed UTF-16)", ErrInvalidText, offset)
 }
 
 func decode(dec *json.Decoder) (Value, error) {

@@ -51,9 +51,10 @@ type run struct {
 	// timers counts timer callbacks that may still run; execute waits for them.
 	timers sync.WaitGroup
 
-	// lineOneShift and polyfills are the compiled program's.
+	// lineOneShift, polyfills and generators are the compiled program's.
 	lineOneShift int
 	polyfills    uint32
+	generators   bool
 	polyfillPrg  *goja.Program
 	// shape is the request's bindingShape ("" when the runtime does not prewarm).
 	shape string
@@ -373,6 +374,11 @@ func withPlace(msg string, err error, root string) string {
 func (r *run) setup() ([]goja.Value, error) {
 	vm := r.vm
 	vm.SetPromiseRejectionTracker(r.trackRejection)
+	if r.generators || r.polyfills != 0 {
+		if err := r.realm.guardGenerators(); err != nil {
+			return nil, err
+		}
+	}
 	if r.polyfills != 0 {
 		if err := r.realm.installPolyfills(r.polyfillPrg, r.polyfills); err != nil {
 			return nil, err

@@ -62,6 +62,8 @@ type realm struct {
 	// owner is the run the realm serves, set before any of its JavaScript runs: the console and
 	// binding functions, built before the run existed, reach the run through it.
 	owner *run
+	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
+	generatorsGuarded bool
 }
 
 // newRealm creates a goja.Runtime and installs the prelude: size guards, the regexp timeout

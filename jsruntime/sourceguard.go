@@ -43,12 +43,18 @@ func sourceNestingError(what, src string) string {
 	return ""
 }
 
-// functionProbe evaluates to an async function and a generator function: the way to reach
-// goja's AsyncFunction and GeneratorFunction constructors, which have no global name. Compiled
-// once per process; a Program is immutable and safe to run in many runtimes.
-var functionProbe = sync.OnceValues(func() (*goja.Program, error) {
-	return goja.Compile("sourceguard.js", "[async function () {}, function* () {}]", true)
-})
+// asyncProbe and generatorProbe evaluate to an async function and a generator function: the
+// way to reach goja's AsyncFunction and GeneratorFunction constructors, which have no global
+// name. Each is compiled once per process; a Program is immutable and safe to run in many
+// runtimes.
+var (
+	asyncProbe = sync.OnceValues(func() (*goja.Program, error) {
+		return goja.Compile("sourceguard.js", "(async function () {})", true)
+	})
+	generatorProbe = sync.OnceValues(func() (*goja.Program, error) {
+		return goja.Compile("sourceguard.js", "(function* () {})", true)
+	})
+)
 
 // guardSources replaces the built-ins that parse text at run time with Go wrappers that
 // measure the text first (sourceNesting, jsonNesting) and throw a RangeError where goja's
@@ -59,7 +65,8 @@ var functionProbe = sync.OnceValues(func() (*goja.Program, error) {
 //     eval sees globals, not the calling function's variables.
 //   - Function, AsyncFunction and GeneratorFunction (reached through the prototypes'
 //     constructor properties): the parameters and body are converted to strings once, measured,
-//     and handed to the original as those strings.
+//     and handed to the original as those strings. GeneratorFunction is guarded lazily (see
+//     guardGenerators): a generator exists only where some source text has a '*'.
 //   - JSON.parse: text longer than MaxJSONParseText bytes, with more than MaxJSONParseTokens
 //     structural tokens, or nesting deeper than MaxJSONParseDepth is refused.
 //
@@ -76,9 +83,7 @@ func (rl *realm) guardSources() error {
 	}
 	guardedEval := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		if src, ok := call.Argument(0).(goja.String); ok {
-			if msg := sourceNestingError("eval source", src.String()); msg != "" {
-				panic(rl.rangeError(msg))
-			}
+			rl.checkSource("eval source", src.String())
 		}
 		v, err := eval(goja.Undefined(), call.Arguments...)
 		if err != nil {
@@ -93,45 +98,16 @@ func (rl *realm) guardSources() error {
 		return err
 	}
 
-	probe, err := functionProbe()
+	function, err := rl.guardFunctionConstructor("Function", global.Get("Function").(*goja.Object).Get("prototype"))
 	if err != nil {
 		return err
 	}
-	fns, err := vm.RunProgram(probe)
-	if err != nil {
+	if err := global.DefineDataProperty("Function", function, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return err
 	}
-	fnObj := fns.(*goja.Object)
-	ctors := []struct {
-		name     string
-		instance goja.Value // a function whose prototype's constructor is the constructor
-		global   bool
-	}{
-		{"Function", global.Get("Function").(*goja.Object).Get("prototype"), true},
-		{"AsyncFunction", fnObj.Get("0").(*goja.Object).Prototype(), false},
-		{"GeneratorFunction", fnObj.Get("1").(*goja.Object).Prototype(), false},
-	}
-	for _, c := range ctors {
-		proto, ok := c.instance.(*goja.Object)
-		if !ok {
-			return fmt.Errorf("jsruntime: %s.prototype is missing", c.name)
-		}
-		orig, ok := proto.Get("constructor").(*goja.Object)
-		if !ok {
-			return fmt.Errorf("jsruntime: %s is missing", c.name)
-		}
-		guarded, err := rl.guardFunctionConstructor(c.name, orig, proto)
-		if err != nil {
-			return err
-		}
-		if err := proto.DefineDataProperty("constructor", guarded, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-			return err
-		}
-		if c.global {
-			if err := global.DefineDataProperty(c.name, guarded, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-				return err
-			}
-		}
+	// The program function is async, so AsyncFunction is always within reach.
+	if err := rl.guardProbed("AsyncFunction", asyncProbe); err != nil {
+		return err
 	}
 
 	json, ok := global.Get("JSON").(*goja.Object)
@@ -166,11 +142,66 @@ func (rl *realm) guardSources() error {
 	return json.DefineDataProperty("parse", guardedParse, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
-// guardFunctionConstructor returns a constructor that measures the source a Function-family
-// constructor would compile, then constructs through orig. Its prototype property is proto, so
+// checkSource throws a RangeError in the program when src nests beyond the limits, and guards
+// GeneratorFunction first when src could make a generator.
+func (rl *realm) checkSource(what, src string) {
+	if msg := sourceNestingError(what, src); msg != "" {
+		panic(rl.rangeError(msg))
+	}
+	if strings.Contains(src, "*") {
+		if err := rl.guardGenerators(); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// guardGenerators guards GeneratorFunction, once per realm. It is lazy because creating goja's
+// generator intrinsics costs about 100 allocations, and a program can reach GeneratorFunction
+// only through a generator function or object, which only source text with a '*' creates:
+// the program's (run setup checks the compiled code), or text given to eval or a Function
+// constructor (checkSource). The prelude and polyfills define no generators; run setup guards
+// generators whenever polyfills are installed all the same.
+func (rl *realm) guardGenerators() error {
+	if rl.generatorsGuarded {
+		return nil
+	}
+	rl.generatorsGuarded = true
+	return rl.guardProbed("GeneratorFunction", generatorProbe)
+}
+
+// guardProbed guards the constructor of the function probe evaluates to, which is reachable
+// only as its prototype's constructor property.
+func (rl *realm) guardProbed(name string, probe func() (*goja.Program, error)) error {
+	prg, err := probe()
+	if err != nil {
+		return err
+	}
+	fn, err := rl.vm.RunProgram(prg)
+	if err != nil {
+		return err
+	}
+	f, ok := fn.(*goja.Object)
+	if !ok {
+		return fmt.Errorf("jsruntime: the %s probe is not a function", name)
+	}
+	_, err = rl.guardFunctionConstructor(name, f.Prototype())
+	return err
+}
+
+// guardFunctionConstructor replaces the constructor property of proto, a Function-family
+// constructor's prototype, with a constructor that measures the source the original would
+// compile, then constructs through the original. The wrapper's prototype property is proto, so
 // instanceof and subclassing (class F extends Function) behave as with the original.
-func (rl *realm) guardFunctionConstructor(name string, orig, proto *goja.Object) (*goja.Object, error) {
+func (rl *realm) guardFunctionConstructor(name string, protoValue goja.Value) (*goja.Object, error) {
 	vm := rl.vm
+	proto, ok := protoValue.(*goja.Object)
+	if !ok {
+		return nil, fmt.Errorf("jsruntime: %s.prototype is missing", name)
+	}
+	orig, ok := proto.Get("constructor").(*goja.Object)
+	if !ok {
+		return nil, fmt.Errorf("jsruntime: %s is missing", name)
+	}
 	construct, ok := goja.AssertConstructor(orig)
 	if !ok {
 		return nil, fmt.Errorf("jsruntime: %s is not a constructor", name)
@@ -191,9 +222,7 @@ func (rl *realm) guardFunctionConstructor(name string, orig, proto *goja.Object)
 			}
 			src.WriteString(args[i].String())
 		}
-		if msg := sourceNestingError(what, src.String()); msg != "" {
-			panic(rl.rangeError(msg))
-		}
+		rl.checkSource(what, src.String())
 		newTarget := call.NewTarget
 		if newTarget == nil || newTarget == guarded {
 			newTarget = orig
@@ -208,6 +237,9 @@ func (rl *realm) guardFunctionConstructor(name string, orig, proto *goja.Object)
 		return nil, err
 	}
 	if err := guarded.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return nil, err
+	}
+	if err := proto.DefineDataProperty("constructor", guarded, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return nil, err
 	}
 	return guarded, nil
