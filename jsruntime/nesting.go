@@ -1,6 +1,11 @@
 package jsruntime
 
-import "github.com/runcode-dev/runcode/jsonv"
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/runcode-dev/runcode/jsonv"
+)
 
 // The parsers and compilers that read source text (goja's, esbuild's) and goja's JSON.parse
 // recurse once per level of nesting, and a Go stack overflow ends the whole process: recover
@@ -81,6 +86,7 @@ type sourceScanner struct {
 	prevWord            string // the keyword, when prev is tokKeyword or tokKeywordOp
 	prevControl         bool
 	prevBlock           bool
+	prevArrow           bool // the previous token is '=>': a '{' after it opens a body
 	newline             bool // a line terminator since the previous token
 	// exprBody is 1 + the number of open levels where a function or class expression began
 	// (0: none), whose body brace is an expression's: a '/' after its '}' divides.
@@ -197,7 +203,7 @@ func (s *sourceScanner) regexAllowed() bool {
 func (s *sourceScanner) braceIsBlock() bool {
 	switch s.prev {
 	case tokPunct, tokKeywordOp:
-		return false
+		return s.prevArrow
 	}
 	return true
 }
@@ -280,6 +286,10 @@ func (s *sourceScanner) scan() {
 			s.arrows++
 			s.maxArrows = max(s.maxArrows, s.arrows)
 			s.after(tokPunct)
+			s.prevArrow = true
+		case c >= utf8.RuneSelf && s.space():
+			// Non-ASCII white space (U+00A0, U+FEFF, U+2028, …) separates tokens as ' ' does:
+			// read as part of a word it would turn "return\u00a0/re/" into a division.
 		case isIdentStart(c):
 			s.word()
 		default:
@@ -303,7 +313,7 @@ func (s *sourceScanner) beforeToken(startsValue bool) {
 }
 
 func (s *sourceScanner) after(tok int) {
-	s.prev, s.newline = tok, false
+	s.prev, s.newline, s.prevArrow = tok, false, false
 }
 
 func (s *sourceScanner) skipLine() {
@@ -368,12 +378,14 @@ func (s *sourceScanner) template() {
 	s.after(tokValue)
 }
 
-// regex skips a regular-expression literal, counting its groups as levels; a line break ends
-// it (a syntax error).
+// regex skips a regular-expression literal; a line break ends it (a syntax error). Every '(',
+// '[' and '{' in it counts as a level while it is open, closed or not: groups nest in the
+// regexp parser, and should the '/' have been a division after all (a tokenizer without a
+// parser can be misled), the brackets it skipped as a regular expression still count.
 func (s *sourceScanner) regex() {
 	s.i++
 	depth, inClass := 0, false
-	defer func() { s.total -= depth }() // the groups' depth is counted while they are open
+	defer func() { s.total -= depth }()
 	for s.i < len(s.src) {
 		switch s.src[s.i] {
 		case '\\':
@@ -381,20 +393,14 @@ func (s *sourceScanner) regex() {
 			continue
 		case '\n', '\r':
 			return
-		case '[':
-			inClass = true
+		case '(', '[', '{':
+			depth++
+			s.add(1)
+			if s.src[s.i] == '[' {
+				inClass = true
+			}
 		case ']':
 			inClass = false
-		case '(':
-			if !inClass {
-				depth++
-				s.add(1)
-			}
-		case ')':
-			if !inClass && depth > 0 {
-				depth--
-				s.total--
-			}
 		case '/':
 			if !inClass {
 				s.i++
@@ -426,10 +432,29 @@ func (s *sourceScanner) number() {
 	}
 }
 
+// space skips one non-ASCII white-space or line-terminator character at s.i, if there is one.
+func (s *sourceScanner) space() bool {
+	r, n := utf8.DecodeRuneInString(s.src[s.i:])
+	switch {
+	case r == '\u2028' || r == '\u2029':
+		s.newline = true
+	case unicode.IsSpace(r) || r == '\ufeff':
+	default:
+		return false
+	}
+	s.i += n
+	return true
+}
+
 // word scans an identifier or keyword.
 func (s *sourceScanner) word() {
 	start := s.i
 	for s.i < len(s.src) && isIdentPart(s.src[s.i]) {
+		if s.src[s.i] >= utf8.RuneSelf {
+			if r, _ := utf8.DecodeRuneInString(s.src[s.i:]); unicode.IsSpace(r) || r == '\ufeff' || r == '\u2028' || r == '\u2029' {
+				break
+			}
+		}
 		if s.src[s.i] == '\\' { // a unicode escape: \u0061 or \u{61}
 			s.i++
 		}

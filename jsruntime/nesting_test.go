@@ -39,6 +39,10 @@ func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
 		{"division after function expression", "x = function () {} / \"1\" + " + rep("[", 100) + rep("]", 100) + ` + "/"`, 100},
 		{"brackets in strings do not close", `["]]]]", ` + rep("[", 100) + `"]]]]"` + rep("]", 100) + "]", 100},
 		{"arrows", rep("a => ", 100) + "1", 100},
+		{"regex after non-ASCII space", "return\u00a0/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
+		{"regex after an arrow body", "const f = () => {}\n/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
+		{"division read as a regex", "let of = 1; x = of / 1 + " + rep("[", 100) + rep("]", 100) + " / 2", 100},
+		{"regex after BOM", "\ufeffreturn\ufeff/'/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 	}
 	for _, c := range cases {
 		if got, _ := sourceNesting(c.src); got < c.atLeast {
@@ -64,6 +68,7 @@ func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
 		{"strings", rep(`"((((([[[[{{{{" + '(((' + `+"`((${1}((`;\n", 1000), 10},
 		{"comments", rep("// (((((\n/* [[[[[ */\n", 1000), 1},
 		{"regex classes", rep(`x = /[(]/;`+"\n", 1000), 10},
+		{"regex groups", rep(`x = /(a)(b)(c)(d)/;`+"\n", 1000), 10},
 		{"sibling arrows", rep("f(a => a);\n", 1000), 10},
 	}
 	for _, c := range cases {
@@ -159,6 +164,7 @@ func FuzzSourceNesting(f *testing.F) {
 		"", "return 1", "[[[", "]]]", "`${`${`", "/(/", "'\\", "/*", "a++ / 2", "if (a) /x/.test(b)",
 		"x = {} / 2", "0xe+1", "#!/usr/bin/env node\n[[", "a\n/re/g", "`${a}` / 2", "\\u0061", "é[(",
 		"for await (const x of y) /a/", "class A { m() { return /[/]/ } }", "x = class {} / 2",
+		"return\u00a0/'/", "() => {}\n/'/", "a\u2028/re/", "é\xff\xfe(",
 	} {
 		f.Add(s)
 	}
