@@ -91,7 +91,15 @@ type sourceScanner struct {
 	// exprBody is 1 + the number of open levels where a function or class expression began
 	// (0: none), whose body brace is an expression's: a '/' after its '}' divides.
 	exprBody int
+	// rechecks counts the re-readings (see recheck) this scanner is nested in.
+	rechecks int
 }
+
+// Bounds of recheck.
+const (
+	recheckOpeners = 64 // brackets a skipped token may hold before it is re-read as code
+	maxRechecks    = 4  // re-readings nested in one another before every bracket just counts
+)
 
 // sourceNesting returns an upper bound of the nesting of JavaScript or TypeScript text src, the
 // measure MaxSourceNesting bounds, and the deepest nesting of arrow functions. The measure is,
@@ -317,15 +325,49 @@ func (s *sourceScanner) after(tok int) {
 }
 
 func (s *sourceScanner) skipLine() {
+	start := s.i
 	for s.i < len(s.src) && s.src[s.i] != '\n' && s.src[s.i] != '\r' {
 		s.i++
 	}
+	s.recheck(start, s.i)
+}
+
+// recheck re-reads text the scanner skipped (a string, template text, a comment) as code, when
+// it holds more than recheckOpeners brackets, and counts the nesting it would have. Deciding
+// what is a string needs a parser in places (is this '/' a division or a regular expression?),
+// and a wrong guess could make the scanner skip, as a string, code that nests deeply. Real
+// strings that are bracket-heavy (JSON, code in a template) measure about what they nest as
+// code, which is little.
+func (s *sourceScanner) recheck(start, end int) {
+	text := s.src[start:min(end, len(s.src))]
+	openers := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '[', '{':
+			openers++
+		}
+	}
+	if openers <= recheckOpeners {
+		return
+	}
+	deeper, arrows := openers, 0
+	if s.rechecks < maxRechecks {
+		sub := sourceScanner{src: text, rechecks: s.rechecks + 1}
+		sub.scan()
+		deeper, arrows = sub.maxTotal, sub.maxArrows
+	}
+	s.maxTotal = max(s.maxTotal, s.total+deeper)
+	s.maxArrows = max(s.maxArrows, s.arrows+arrows)
+	l := s.cur()
+	l.peak = max(l.peak, s.total+deeper)
 }
 
 func (s *sourceScanner) skipBlockComment() {
 	s.i += 2
+	start := s.i
 	for s.i < len(s.src) {
 		if s.src[s.i] == '*' && s.i+1 < len(s.src) && s.src[s.i+1] == '/' {
+			s.recheck(start, s.i)
 			s.i += 2
 			return
 		}
@@ -334,11 +376,14 @@ func (s *sourceScanner) skipBlockComment() {
 		}
 		s.i++
 	}
+	s.recheck(start, s.i)
 }
 
 // quoted skips a string literal; an unescaped line break ends it (a syntax error).
 func (s *sourceScanner) quoted(q byte) {
 	s.i++
+	start := s.i
+	defer func() { s.recheck(start, s.i) }()
 	for s.i < len(s.src) {
 		switch s.src[s.i] {
 		case q:
@@ -356,6 +401,8 @@ func (s *sourceScanner) quoted(q byte) {
 
 // template skips template text up to the closing backquote or a substitution, which it opens.
 func (s *sourceScanner) template() {
+	start := s.i
+	defer func() { s.recheck(start, s.i) }()
 	for s.i < len(s.src) {
 		switch s.src[s.i] {
 		case '`':

@@ -42,6 +42,8 @@ func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
 		{"regex after non-ASCII space", "return\u00a0/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 		{"regex after an arrow body", "const f = () => {}\n/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 		{"division read as a regex", "let of = 1; x = of / 1 + " + rep("[", 100) + rep("]", 100) + " / 2", 100},
+		{"string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); " + rep("[", 100) + rep("]", 100) + "}", 100},
+		{"brackets in a comment", "x = a; /* " + rep("[", 100) + rep("]", 100), 100},
 		{"regex after BOM", "\ufeffreturn\ufeff/'/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 	}
 	for _, c := range cases {
@@ -70,6 +72,9 @@ func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
 		{"regex classes", rep(`x = /[(]/;`+"\n", 1000), 10},
 		{"regex groups", rep(`x = /(a)(b)(c)(d)/;`+"\n", 1000), 10},
 		{"sibling arrows", rep("f(a => a);\n", 1000), 10},
+		{"JSON in a string", `const data = '` + rep(`{"a": [1, {"b": [2]}], "c": {}}, `, 1000) + `';`, 20},
+		{"code in a template", "const code = `" + rep("function f(a) { return [a, {b: (1)}]; }\n", 1000) + "`;", 20},
+		{"commented-out code", "/*\n" + rep("if (a) { f([1, 2]); }\n", 1000) + "*/", 10},
 	}
 	for _, c := range cases {
 		if got, _ := sourceNesting(c.src); got > c.atMost {
