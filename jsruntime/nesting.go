@@ -97,8 +97,9 @@ type sourceScanner struct {
 
 // Bounds of recheck.
 const (
-	recheckOpeners = 64 // brackets a skipped token may hold before it is re-read as code
-	maxRechecks    = 4  // re-readings nested in one another before every bracket just counts
+	recheckOpeners = 64        // brackets a skipped token may hold before it is re-read as code
+	recheckBytes   = 256 << 10 // bytes a skipped token may hold before it is re-read as code
+	maxRechecks    = 4         // re-readings nested in one another before every bracket just counts
 )
 
 // sourceNesting returns an upper bound of the nesting of JavaScript or TypeScript text src, the
@@ -107,11 +108,14 @@ const (
 // substitutions plus, for each of them (and the text itself), the operator tokens of the
 // expression or statement under way there: everything that can deepen goja's or esbuild's parse
 // tree. Strings, comments, template text and regular expressions are skipped (a regular
-// expression's groups count as levels: they nest in the regexp parser); whether a '/' starts a
-// regular expression is decided from the previous token, as a tokenizer without a parser does.
-// It over-counts (each operator character counts, so "===" is three) and never panics; on text
-// that is not valid JavaScript the figure is still an upper bound of what a parser reads before
-// it fails. The scan stops early, returning a figure above the limits, once either is exceeded.
+// expression's brackets count as levels: groups nest in the regexp parser); whether a '/'
+// starts a regular expression is decided from the previous token, as a tokenizer without a
+// parser does, and since that guess can be wrong, skipped text that is bracket-heavy or long is
+// measured as code as well (recheck). It over-counts (each operator character counts, so "==="
+// is three) and never panics; on text that is not valid JavaScript the figure is still an upper
+// bound of what a parser reads before it fails. It is linear in the text (rechecks read a
+// character at most maxRechecks more times) and stops early, returning a figure above the
+// limits, once either is exceeded.
 func sourceNesting(src string) (nesting, arrows int) {
 	s := sourceScanner{src: src}
 	s.scan()
@@ -333,24 +337,28 @@ func (s *sourceScanner) skipLine() {
 }
 
 // recheck re-reads text the scanner skipped (a string, template text, a comment) as code, when
-// it holds more than recheckOpeners brackets, and counts the nesting it would have. Deciding
-// what is a string needs a parser in places (is this '/' a division or a regular expression?),
-// and a wrong guess could make the scanner skip, as a string, code that nests deeply. Real
-// strings that are bracket-heavy (JSON, code in a template) measure about what they nest as
-// code, which is little.
+// it holds more than recheckOpeners brackets or recheckBytes bytes, and counts the nesting it
+// would have. Deciding what is a string needs a parser in places (is this '/' a division or a
+// regular expression?), and a wrong guess could make the scanner skip, as a string, code that
+// nests deeply: with brackets, or in a chain of operators, which takes hundreds of KiB on one
+// line to matter. Real strings that are bracket-heavy (JSON, code in a template) measure about
+// what they nest as code, which is little. Past maxRechecks nested re-readings, every bracket
+// and operator character counts as a level.
 func (s *sourceScanner) recheck(start, end int) {
 	text := s.src[start:min(end, len(s.src))]
-	openers := 0
+	openers, operators := 0, 0
 	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '(', '[', '{':
+		switch c := text[i]; {
+		case c == '(' || c == '[' || c == '{':
 			openers++
+		case c > ' ' && c < utf8.RuneSelf && !isIdentPart(c):
+			operators++
 		}
 	}
-	if openers <= recheckOpeners {
+	if openers <= recheckOpeners && len(text) <= recheckBytes {
 		return
 	}
-	deeper, arrows := openers, 0
+	deeper, arrows := openers+operators, 0
 	if s.rechecks < maxRechecks {
 		sub := sourceScanner{src: text, rechecks: s.rechecks + 1}
 		sub.scan()
@@ -428,11 +436,16 @@ func (s *sourceScanner) template() {
 // regex skips a regular-expression literal; a line break ends it (a syntax error). Every '(',
 // '[' and '{' in it counts as a level while it is open, closed or not: groups nest in the
 // regexp parser, and should the '/' have been a division after all (a tokenizer without a
-// parser can be misled), the brackets it skipped as a regular expression still count.
+// parser can be misled), the brackets it skipped as a regular expression still count; a long
+// or bracket-heavy one is re-read as code too (recheck).
 func (s *sourceScanner) regex() {
 	s.i++
+	start := s.i
 	depth, inClass := 0, false
-	defer func() { s.total -= depth }()
+	defer func() {
+		s.total -= depth
+		s.recheck(start, s.i)
+	}()
 	for s.i < len(s.src) {
 		switch s.src[s.i] {
 		case '\\':

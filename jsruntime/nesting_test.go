@@ -43,6 +43,7 @@ func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
 		{"regex after an arrow body", "const f = () => {}\n/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 		{"division read as a regex", "let of = 1; x = of / 1 + " + rep("[", 100) + rep("]", 100) + " / 2", 100},
 		{"string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); " + rep("[", 100) + rep("]", 100) + "}", 100},
+		{"chain in a string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); a" + rep(".b", 150_000) + "}", MaxSourceNesting},
 		{"brackets in a comment", "x = a; /* " + rep("[", 100) + rep("]", 100), 100},
 		{"regex after BOM", "\ufeffreturn\ufeff/'/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 	}
@@ -74,6 +75,7 @@ func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
 		{"sibling arrows", rep("f(a => a);\n", 1000), 10},
 		{"JSON in a string", `const data = '` + rep(`{"a": [1, {"b": [2]}], "c": {}}, `, 1000) + `';`, 20},
 		{"code in a template", "const code = `" + rep("function f(a) { return [a, {b: (1)}]; }\n", 1000) + "`;", 20},
+		{"a long text", "const text = `" + rep("It was the best of times, it was the worst of times.\n", 10_000) + "`;", 20},
 		{"commented-out code", "/*\n" + rep("if (a) { f([1, 2]); }\n", 1000) + "*/", 10},
 	}
 	for _, c := range cases {
