@@ -34,3 +34,16 @@ func TestProgramNestingIsRefusedBeforeParsing(t *testing.T) {
 	res := run(t, g, "return "+strings.Repeat("[", 1000)+strings.Repeat("]", 1000)+".length", nil)
 	wantValue(t, res, "1")
 }
+
+// TestProgramNestingIsRefusedInBothIsolations: the same failure under process isolation, where
+// the deep text used to end the worker (worker-exit).
+func TestProgramNestingIsRefusedInBothIsolations(t *testing.T) {
+	const deep = "exception: main.ts: RangeError: the program nests too deeply: more than 5000 levels of brackets and chained operators"
+	forEachIsolation(t, []confCase{
+		{name: "ten million brackets", program: "return " + strings.Repeat("[", 10_000_000), want: deep},
+		{name: "TypeScript, a million unary operators", program: "const x: boolean = " + strings.Repeat("!", 1_000_000) + "1; return x", want: deep},
+		{name: "257 nested arrows", program: "const f: any = " + strings.Repeat("a => ", 257) + "1; return 1",
+			want: "exception: main.ts: RangeError: the program nests more than 256 arrow functions in one another"},
+		{name: "256 nested arrows", program: "const f: any = " + strings.Repeat("a => ", 256) + "1; return 1", want: "1"},
+	})
+}
