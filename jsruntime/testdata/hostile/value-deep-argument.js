@@ -3,7 +3,7 @@
 // Building the value takes hundreds of MiB of goja heap: under process isolation the worker's
 // heap bound may stop the run first, as worker-exit.
 // expect: value: ["ToolCallError","echo",true]|worker-exit: worker error: JavaScript heap out of memory
-// config: heap=2GiB compute=5s wall=10s serial
+// config: heap=2GiB compute=20s wall=30s serial
 let v = 1;
 for (let i = 0; i < 1.5e6; i++) v = [v];
 try { await tools.echo(v); return "passed"; } catch (e) { return [e.name, e.toolName, e.message.endsWith("nests deeper than 8000 levels")]; }
