@@ -2,6 +2,7 @@ package jsonv
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func TestParseRejectsBadInput(t *testing.T) {
 }
 
 func TestDeepNestingParsesAndEncodes(t *testing.T) {
-	const depth = 5000
+	const depth = MaxDepth
 	src := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 	v, err := ParseString(src)
 	if err != nil {
@@ -80,6 +81,63 @@ func TestDeepNestingParsesAndEncodes(t *testing.T) {
 	}
 	if v.String() != src {
 		t.Fatal("deep array did not round-trip")
+	}
+	if v.Depth() != MaxDepth {
+		t.Fatalf("Depth() = %d, want %d", v.Depth(), MaxDepth)
+	}
+}
+
+func TestNestingBeyondMaxDepthIsRefused(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
+		strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1),
+		strings.Repeat("[", 10_000_000), // would have taken the parser's memory, not its stack
+	} {
+		if _, err := ParseString(src); !errors.Is(err, ErrTooDeep) {
+			t.Errorf("Parse of %d bytes nested past MaxDepth: err = %v, want ErrTooDeep", len(src), err)
+		}
+	}
+	var deep any = []any{}
+	for range MaxDepth {
+		deep = []any{deep}
+	}
+	if _, err := FromGo(deep); !errors.Is(err, ErrTooDeep) || !errors.Is(err, ErrNotJSON) {
+		t.Errorf("FromGo of %d nested slices: err = %v, want ErrTooDeep and ErrNotJSON", MaxDepth+1, err)
+	}
+	if v, err := FromGo(deep.([]any)[0]); err != nil || v.Depth() != MaxDepth {
+		t.Errorf("FromGo of %d nested slices: depth %d, err %v", MaxDepth, v.Depth(), err)
+	}
+	built := ArrayValue()
+	for range MaxDepth {
+		built = ArrayValue(built)
+	}
+	if built.Depth() != MaxDepth+1 {
+		t.Errorf("Depth of a value built in Go = %d, want %d", built.Depth(), MaxDepth+1)
+	}
+	if _, err := FromGo(built); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("FromGo of a Value deeper than MaxDepth: err = %v", err)
+	}
+	if d := ObjectValue(Member{"a", built}).Depth(); d != MaxDepth+2 {
+		t.Errorf("object Depth = %d", d)
+	}
+}
+
+func TestParseRefusesTextItWouldAlter(t *testing.T) {
+	for _, src := range []string{
+		"\"bad\xffbyte\"", "[\"\xc3\"]", "\xef\xbb", `"\ud800"`, `"\udc00"`, `"\ud800x"`, `"\ud800\n"`,
+		`"\ud800\ud800"`, `{"\udfff": 1}`, `"\ud800\\udc00"`,
+	} {
+		if _, err := ParseString(src); !errors.Is(err, ErrInvalidText) {
+			t.Errorf("Parse(%q): err = %v, want ErrInvalidText", src, err)
+		}
+	}
+	for src, want := range map[string]string{
+		`"\ud83d\ude00"`: "\U0001F600", `"\u00e9\u0000"`: "\u00e9\x00", `"\\ud800"`: `\ud800`, `"é\"\\"`: `é"\`,
+	} {
+		v, err := ParseString(src)
+		if err != nil || v.AsString() != want {
+			t.Errorf("Parse(%s) = %q, %v; want %q", src, v.AsString(), err, want)
+		}
 	}
 }
 

@@ -11,12 +11,18 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Parse decodes one JSON text, keeping object key order. Numbers become float64 as in
 // JavaScript's JSON.parse; a number too large for float64 is an error rather than Infinity.
-// Nesting depth is not limited by recursion.
+// Text is never altered silently: text that is not valid UTF-8, and a \u escape of a lone
+// surrogate (which a Go string cannot hold), are errors, as is nesting deeper than MaxDepth
+// (ErrTooDeep).
 func Parse(data []byte) (Value, error) {
+	if err := checkText(data); err != nil {
+		return Value{}, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decode(dec)
@@ -44,12 +50,97 @@ func MustParse(s string) Value {
 	return v
 }
 
+// ErrInvalidText reports JSON text that Parse refuses because decoding it would alter it: bytes
+// that are not UTF-8, or a \u escape of a lone surrogate.
+var ErrInvalidText = errors.New("jsonv: invalid JSON: text that cannot be decoded unaltered")
+
 type frame struct {
 	isObject bool
 	items    []Value
 	members  []Member
 	key      string
 	haveKey  bool
+}
+
+// checkText refuses JSON text that encoding/json would decode with replacement characters:
+// bytes that are not UTF-8, and escapes of lone surrogates. It also refuses nesting deeper than
+// MaxDepth before any of it is decoded.
+func checkText(data []byte) error {
+	if !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return fmt.Errorf("%w: not valid UTF-8 (byte offset %d)", ErrInvalidText, i)
+	}
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '[', '{':
+			if depth++; depth > MaxDepth {
+				return fmt.Errorf("jsonv: invalid JSON: %w (byte offset %d)", ErrTooDeep, i)
+			}
+		case ']', '}':
+			depth--
+		case '"':
+			end, err := checkString(data, i+1)
+			if err != nil {
+				return err
+			}
+			i = end
+		}
+	}
+	return nil
+}
+
+// checkString scans the string starting at data[i] (after its opening quote) to its closing
+// quote, whose index it returns, refusing \u escapes of lone surrogates.
+func checkString(data []byte, i int) (int, error) {
+	pendingHigh := -1 // offset of an escaped high surrogate awaiting its low half
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			if pendingHigh >= 0 {
+				return 0, loneSurrogate(pendingHigh)
+			}
+			return i, nil
+		case '\\':
+			if i+5 < len(data) && data[i+1] == 'u' {
+				u, err := strconv.ParseUint(string(data[i+2:i+6]), 16, 16)
+				if err == nil {
+					switch {
+					case u >= 0xD800 && u < 0xDC00:
+						if pendingHigh >= 0 {
+							return 0, loneSurrogate(pendingHigh)
+						}
+						pendingHigh = i
+						i += 5
+						continue
+					case u >= 0xDC00 && u < 0xE000:
+						if pendingHigh < 0 {
+							return 0, loneSurrogate(i)
+						}
+						pendingHigh = -1
+						i += 5
+						continue
+					}
+				}
+			}
+			i++ // the escaped character
+		}
+		if pendingHigh >= 0 && data[i] != '\\' {
+			return 0, loneSurrogate(pendingHigh)
+		}
+	}
+	return i, nil // unterminated: the decoder reports it
+}
+
+func loneSurrogate(offset int) error {
+	return fmt.Errorf("%w: escape of a lone surrogate at byte offset %d (a string must be well-formed UTF-16)", ErrInvalidText, offset)
 }
 
 func decode(dec *json.Decoder) (Value, error) {
@@ -79,7 +170,7 @@ func decode(dec *json.Decoder) (Value, error) {
 				if f.items == nil {
 					f.items = []Value{}
 				}
-				val = Value{&array{items: f.items}}
+				val = Value{newArray(f.items)}
 			}
 		case string:
 			if n := len(stack); n > 0 && stack[n-1].isObject && !stack[n-1].haveKey {
@@ -119,12 +210,25 @@ func decode(dec *json.Decoder) (Value, error) {
 // (keys sorted, since Go maps have no order) and anything else encoding/json can marshal (structs
 // keep their field order). Non-finite numbers and -0 fail with ErrNotJSON.
 func FromGo(x any) (Value, error) {
+	return fromGo(x, 0)
+}
+
+func fromGo(x any, depth int) (Value, error) {
+	switch x.(type) {
+	case []any, []Value, map[string]any:
+		if depth >= MaxDepth {
+			return Value{}, fmt.Errorf("%w: %w", ErrNotJSON, ErrTooDeep)
+		}
+	}
 	switch t := x.(type) {
 	case nil:
 		return NullValue(), nil
 	case Value:
 		if !t.IsDefined() {
 			return Value{}, fmt.Errorf("%w: undefined", ErrNotJSON)
+		}
+		if depth+t.Depth() > MaxDepth {
+			return Value{}, fmt.Errorf("%w: %w", ErrNotJSON, ErrTooDeep)
 		}
 		return t, nil
 	case bool:
@@ -157,15 +261,19 @@ func FromGo(x any) (Value, error) {
 	case []any:
 		items := make([]Value, len(t))
 		for i, e := range t {
-			v, err := FromGo(e)
+			v, err := fromGo(e, depth+1)
 			if err != nil {
 				return Value{}, err
 			}
 			items[i] = v
 		}
-		return Value{&array{items: items}}, nil
+		return Value{newArray(items)}, nil
 	case []Value:
-		return ArrayValue(t...), nil
+		v := ArrayValue(t...)
+		if depth+v.Depth() > MaxDepth {
+			return Value{}, fmt.Errorf("%w: %w", ErrNotJSON, ErrTooDeep)
+		}
+		return v, nil
 	case map[string]any:
 		keys := make([]string, 0, len(t))
 		for k := range t {
@@ -174,7 +282,7 @@ func FromGo(x any) (Value, error) {
 		sort.Strings(keys)
 		ms := make([]Member, len(keys))
 		for i, k := range keys {
-			v, err := FromGo(t[k])
+			v, err := fromGo(t[k], depth+1)
 			if err != nil {
 				return Value{}, err
 			}

@@ -46,7 +46,10 @@ type Value struct {
 
 type nullValue struct{}
 
-type array struct{ items []Value }
+type array struct {
+	items []Value
+	depth int // 1 + the deepest item's depth
+}
 
 // Member is one key/value pair of an object, in order.
 type Member struct {
@@ -57,7 +60,21 @@ type Member struct {
 type object struct {
 	members []Member
 	index   map[string]int // built only for larger objects
+	depth   int            // 1 + the deepest member value's depth
 }
+
+// MaxDepth is the deepest nesting of arrays and objects that a JSON value may have where it
+// crosses a boundary: Parse, UnmarshalJSON and FromGo refuse deeper input with ErrTooDeep, and
+// runcode's runtimes refuse to pass deeper values to or from a program. Code that walks a value
+// recursively (the encoder, Any, a schema validator, goja) then needs at most this many frames.
+// Real tool data rarely nests beyond a few dozen levels; 8,000 keeps values the JavaScript
+// conformance suite passes through a tool (5,000 levels) and stays inside encoding/json's own
+// limit of 10,000 for the frames that carry values between processes. A level costs goja and
+// the converters well under a KiB of Go stack, so a walk needs a few MiB at most.
+const MaxDepth = 8000
+
+// ErrTooDeep reports a value that nests deeper than MaxDepth.
+var ErrTooDeep = fmt.Errorf("value nests deeper than %d levels", MaxDepth)
 
 const indexThreshold = 12
 
@@ -95,7 +112,16 @@ func ArrayValue(items ...Value) Value {
 			panic("jsonv: ArrayValue given an Undefined item")
 		}
 	}
-	return Value{&array{items: append([]Value(nil), items...)}}
+	return Value{newArray(append([]Value(nil), items...))}
+}
+
+// newArray takes ownership of items.
+func newArray(items []Value) *array {
+	d := 0
+	for _, it := range items {
+		d = max(d, it.Depth())
+	}
+	return &array{items: items, depth: d + 1}
 }
 
 // ObjectValue returns a JSON object of the given members (copied). A key given twice keeps its
@@ -112,7 +138,9 @@ func newObject(members []Member) *object {
 		seen = make(map[string]int, len(members))
 	}
 	out := members[:0]
+	d := 0
 	for _, m := range members {
+		d = max(d, m.Value.Depth())
 		if m.Value.v == nil {
 			panic("jsonv: ObjectValue given an Undefined member " + m.Key)
 		}
@@ -130,6 +158,7 @@ func newObject(members []Member) *object {
 	}
 	o.members = out
 	o.index = seen
+	o.depth = d + 1
 	return o
 }
 
@@ -159,6 +188,19 @@ func (v Value) Kind() Kind {
 		return Object
 	}
 	return Undefined
+}
+
+// Depth returns how deeply v nests: 0 for a scalar, 1 for an array or object of scalars (or an
+// empty one), and so on. Values built in Go with ArrayValue and ObjectValue may exceed MaxDepth;
+// the boundaries that check it refuse them.
+func (v Value) Depth() int {
+	switch x := v.v.(type) {
+	case *array:
+		return x.depth
+	case *object:
+		return x.depth
+	}
+	return 0
 }
 
 // IsDefined reports whether v holds a JSON value (is not the zero Value).

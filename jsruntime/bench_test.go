@@ -110,3 +110,13 @@ func BenchmarkProcessIsolation(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSourceNesting measures the nesting scan every newly compiled program pays before it
+// is parsed (the compile cache skips it for programs seen before).
+func BenchmarkSourceNesting(b *testing.B) {
+	src := fmt.Sprintf(typeScript50, 0)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		jsruntime.SourceNesting(src)
+	}
+}

@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -86,7 +87,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		promise, resolve, reject := r.vm.NewPromise()
 		arg, err := r.exportJSON(call.Argument(0))
 		if err != nil {
-			reason, err := r.newError(class, fn.Name, msgBadArguments)
+			reason, err := r.newError(class, fn.Name, withPlace(msgBadArguments, err, "argument"))
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
@@ -100,6 +101,9 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		settle := func(v jsonv.Value, herr error) {
 			if !settled.CompareAndSwap(false, true) {
 				return
+			}
+			if herr == nil {
+				herr = incomingError(v)
 			}
 			r.post(func() error {
 				r.pending--
@@ -124,6 +128,18 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		}()
 		return r.vm.ToValue(promise)
 	}
+}
+
+// incomingError is the error a host call fails with when the value it settled with cannot reach
+// the program unaltered (see checkIncoming), or nil. The process pool applies it in the parent.
+func incomingError(v jsonv.Value) error {
+	if !v.IsDefined() {
+		return nil
+	}
+	if err := checkIncoming(v); err != nil {
+		return errors.New(withPlace(msgBadResult, err, "result"))
+	}
+	return nil
 }
 
 // newError constructs a rejection reason: new class(member, message), or new Error(message)

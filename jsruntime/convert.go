@@ -2,8 +2,11 @@ package jsruntime
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -13,6 +16,89 @@ import (
 var errNotLossless = errors.New("value is not lossless JSON")
 
 var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// boundaryError is a value that JSON could carry, but not across runcode's boundary: one nested
+// deeper than jsonv.MaxDepth, or text that would be altered (a JavaScript string that is not
+// well-formed UTF-16 going out, a Go string that is not UTF-8 coming in). It names the place.
+type boundaryError struct {
+	what   string // "value", "string" or "key"
+	reason string
+	// path holds the steps from the root to the place, innermost first (they are added while
+	// the walk unwinds).
+	path []string
+}
+
+func (e *boundaryError) Error() string { return e.describe("value") }
+
+// describe renders the error with root naming the whole value ("result", "argument").
+func (e *boundaryError) describe(root string) string {
+	var b strings.Builder
+	b.WriteString(root)
+	const shown = 12 // steps of a long path shown at each end
+	n := len(e.path)
+	for i := n - 1; i >= 0; i-- {
+		if n > 2*shown && i == n-1-shown {
+			fmt.Fprintf(&b, "…(%d more)…", n-2*shown)
+			i = shown - 1
+		}
+		b.WriteString(e.path[i])
+	}
+	return fmt.Sprintf("the %s at %s %s", e.what, b.String(), e.reason)
+}
+
+// under records that err, if a boundaryError, happened under step.
+func under(err error, step func() string) error {
+	if be, ok := err.(*boundaryError); ok {
+		be.path = append(be.path, step())
+	}
+	return err
+}
+
+// indexStep and keyStep render path steps: [3], .name, ["odd key"].
+func indexStep(i int) func() string { return func() string { return "[" + strconv.Itoa(i) + "]" } }
+
+func keyStep(k string) func() string {
+	return func() string {
+		if identifierRE.MatchString(k) {
+			return "." + k
+		}
+		return "[" + string(jsonv.AppendString(nil, k)) + "]"
+	}
+}
+
+var errTooDeep = &boundaryError{what: "value", reason: fmt.Sprintf("nests deeper than %d levels", jsonv.MaxDepth)}
+
+func tooDeep() error { e := *errTooDeep; return &e }
+
+// loneSurrogate returns the error for a JavaScript string whose Go form has replacement
+// characters, when one of them stands for a lone surrogate rather than a real U+FFFD, or nil.
+func loneSurrogate(what string, v goja.Value, s string) error {
+	if !strings.ContainsRune(s, utf8.RuneError) {
+		return nil
+	}
+	js, ok := v.(goja.String)
+	if !ok {
+		return nil
+	}
+	n := js.Length()
+	for i := 0; i < n; i++ {
+		c := js.CharAt(i)
+		switch {
+		case c >= 0xD800 && c < 0xDC00:
+			if i+1 < n {
+				if d := js.CharAt(i + 1); d >= 0xDC00 && d < 0xE000 {
+					i++
+					continue
+				}
+			}
+		case c >= 0xDC00 && c < 0xE000:
+		default:
+			continue
+		}
+		return &boundaryError{what: what, reason: fmt.Sprintf("is not well-formed UTF-16: lone surrogate U+%04X at index %d", c, i)}
+	}
+	return nil
+}
 
 // intrinsics are the realm's built-ins captured before the program runs, so that nothing the
 // program does to globals or prototypes changes how values are checked or errors are built.
@@ -111,6 +197,9 @@ func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
 		case bool:
 			return jsonv.BoolValue(x), nil
 		case string:
+			if err := loneSurrogate("string", v, x); err != nil {
+				return jsonv.Value{}, err
+			}
 			return jsonv.StringValue(x), nil
 		case int64:
 			return jsonv.NumberValue(float64(x))
@@ -121,6 +210,9 @@ func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
 	}
 	if c.onPath(o) || o.ExportType() == proxyType {
 		return jsonv.Value{}, errNotLossless
+	}
+	if c.depth >= jsonv.MaxDepth {
+		return jsonv.Value{}, tooDeep()
 	}
 	proto := o.Prototype()
 	switch o.ClassName() {
@@ -156,7 +248,7 @@ func (c *converter) array(o *goja.Object) (jsonv.Value, error) {
 		}
 		item, err := c.convert(o.Get(name))
 		if err != nil {
-			return jsonv.Value{}, err
+			return jsonv.Value{}, under(err, indexStep(i))
 		}
 		items = append(items, item)
 	}
@@ -169,15 +261,86 @@ func (c *converter) object(o *goja.Object) (jsonv.Value, error) {
 	if len(keys) != len(o.GetOwnPropertyNames()) || len(o.Symbols()) > 0 {
 		return jsonv.Value{}, errNotLossless
 	}
+	if err := c.checkKeys(o, keys); err != nil {
+		return jsonv.Value{}, err
+	}
 	members := make([]jsonv.Member, 0, len(keys))
 	for _, k := range keys {
 		val, err := c.convert(o.Get(k))
 		if err != nil {
-			return jsonv.Value{}, err
+			return jsonv.Value{}, under(err, keyStep(k))
 		}
 		members = append(members, jsonv.Member{Key: k, Value: val})
 	}
 	return jsonv.ObjectValue(members...), nil
+}
+
+// checkKeys refuses an object with a key that is not well-formed UTF-16. goja gives keys to Go
+// with each lone surrogate replaced by U+FFFD, so such a key either names no property under its
+// Go form or collides with another key.
+func (c *converter) checkKeys(o *goja.Object, keys []string) error {
+	var seen map[string]bool
+	for _, k := range keys {
+		if !strings.ContainsRune(k, utf8.RuneError) {
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		if seen[k] || o.Get(k) == nil {
+			return &boundaryError{what: "key", reason: fmt.Sprintf("%s is not well-formed UTF-16 (it has a lone surrogate)", jsonv.AppendString(nil, k))}
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
+// checkIncoming refuses a value a host function settled with that the program could not get
+// unaltered: nested deeper than jsonv.MaxDepth, or holding a string or key that is not UTF-8
+// (goja, and the process wire, would replace the bad bytes with U+FFFD). Both isolations call it
+// before the value reaches the program (the process pool in the parent, before encoding), so
+// the same value fails the same way.
+func checkIncoming(v jsonv.Value) error {
+	if v.Depth() > jsonv.MaxDepth {
+		return tooDeep()
+	}
+	return checkUTF8(v)
+}
+
+func checkUTF8(v jsonv.Value) error {
+	switch v.Kind() {
+	case jsonv.String:
+		if s := v.AsString(); !utf8.ValidString(s) {
+			return &boundaryError{what: "string", reason: fmt.Sprintf("is not valid UTF-8 (byte offset %d)", invalidUTF8At(s))}
+		}
+	case jsonv.Array:
+		for i, n := 0, v.Len(); i < n; i++ {
+			if err := checkUTF8(v.Index(i)); err != nil {
+				return under(err, indexStep(i))
+			}
+		}
+	case jsonv.Object:
+		for _, m := range v.Members() {
+			if !utf8.ValidString(m.Key) {
+				return &boundaryError{what: "key", reason: fmt.Sprintf("%s is not valid UTF-8 (byte offset %d)", jsonv.AppendString(nil, m.Key), invalidUTF8At(m.Key))}
+			}
+			if err := checkUTF8(m.Value); err != nil {
+				return under(err, keyStep(m.Key))
+			}
+		}
+	}
+	return nil
+}
+
+func invalidUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n <= 1 {
+				return i
+			}
+		}
+	}
+	return len(s)
 }
 
 // toJS builds a fresh native JavaScript value from v: plain objects and arrays with the

@@ -270,6 +270,7 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	r := newRun(ctx, g, req, led, rl)
 	r.lineOneShift = c.lineOneShift
 	r.polyfills = c.polyfills
+	r.generators = c.generators
 	r.shape = shape
 	if !g.enlist(r) {
 		return Result{}, ErrClosed

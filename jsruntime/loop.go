@@ -21,6 +21,7 @@ const (
 	msgStackOverflow  = "Maximum call stack size exceeded"
 	msgInvalidOutput  = "program completion must be lossless JSON"
 	msgBadArguments   = "binding arguments must be lossless JSON"
+	msgBadResult      = "binding result must be lossless JSON"
 	msgUnrenderable   = "program threw an unrenderable value"
 	msgNotAFunction   = "program did not compile to a function"
 	unhandledRejected = "Unhandled rejection: "
@@ -50,9 +51,10 @@ type run struct {
 	// timers counts timer callbacks that may still run; execute waits for them.
 	timers sync.WaitGroup
 
-	// lineOneShift and polyfills are the compiled program's.
+	// lineOneShift, polyfills and generators are the compiled program's.
 	lineOneShift int
 	polyfills    uint32
+	generators   bool
 	polyfillPrg  *goja.Program
 	// shape is the request's bindingShape ("" when the runtime does not prewarm).
 	shape string
@@ -353,9 +355,18 @@ func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
 		return jsonv.Value{}, r.failureOf(err)
 	}
 	if convErr != nil {
-		return jsonv.Value{}, &Failure{Kind: KindInvalidOutput, Message: msgInvalidOutput}
+		return jsonv.Value{}, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, convErr, "result")}
 	}
 	return value, nil
+}
+
+// withPlace appends to msg where a value failed to cross the boundary, when err says.
+func withPlace(msg string, err error, root string) string {
+	var be *boundaryError
+	if errors.As(err, &be) {
+		return msg + ": " + be.describe(root)
+	}
+	return msg
 }
 
 // setup prepares the fresh VM and returns the program function's arguments: each namespace's
@@ -363,6 +374,11 @@ func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
 func (r *run) setup() ([]goja.Value, error) {
 	vm := r.vm
 	vm.SetPromiseRejectionTracker(r.trackRejection)
+	if r.generators || r.polyfills != 0 {
+		if err := r.realm.guardGenerators(); err != nil {
+			return nil, err
+		}
+	}
 	if r.polyfills != 0 {
 		if err := r.realm.installPolyfills(r.polyfillPrg, r.polyfills); err != nil {
 			return nil, err

@@ -62,6 +62,8 @@ type realm struct {
 	// owner is the run the realm serves, set before any of its JavaScript runs: the console and
 	// binding functions, built before the run existed, reach the run through it.
 	owner *run
+	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
+	generatorsGuarded bool
 }
 
 // newRealm creates a goja.Runtime and installs the prelude: size guards, the regexp timeout
@@ -77,6 +79,9 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	}
 	maxString, maxElements, maxBytes := oneStepLimits(cfg.MaxHeapBytes)
 	if err := rl.guardBuffers(maxBytes); err != nil {
+		return nil, err
+	}
+	if err := rl.guardSources(); err != nil {
 		return nil, err
 	}
 	limits := vm.NewObject()

@@ -494,6 +494,9 @@ func (p *ProcessPool) call(ctx context.Context, w *worker, req Request, f *frame
 			return
 		}
 		out := &frame{T: "reply", ID: id}
+		if err == nil {
+			err = incomingError(v) // before encoding, which would replace bad bytes
+		}
 		if err != nil {
 			msg := err.Error()
 			out.Error = &msg

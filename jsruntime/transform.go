@@ -33,6 +33,9 @@ type compiled struct {
 	// polyfills is the set of built-ins the program names that the realm must add (see
 	// polyfillsNamed).
 	polyfills uint32
+	// generators is set when the code has a '*', so may define generators (see
+	// guardGenerators).
+	generators bool
 }
 
 // programCache is a small bounded cache of compiled programs, keyed by parameters and source.
@@ -107,8 +110,12 @@ func (g *Goja) compile(req Request) compiled {
 // way; without a source map goja counts the wrapper prefix in line 1's columns, which
 // fixLineOneColumns takes out of failure messages.
 func transformAndCompile(prefix, program string) compiled {
+	// goja's and esbuild's parsers recurse per level of nesting: measure it first (nesting.go).
+	if msg := sourceNestingError("the program", program); msg != "" {
+		return compiled{msg: sourceFile + ": RangeError: " + msg}
+	}
 	if prg, err := compileWrapped(sourceFile, prefix+program+"\n})"); err == nil {
-		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program)}
+		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program), generators: strings.Contains(program, "*")}
 	}
 	res := api.Transform(prefix+program+"\n})", api.TransformOptions{
 		Loader:     api.LoaderTS,
@@ -139,7 +146,7 @@ func transformAndCompile(prefix, program string) compiled {
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
-	return compiled{prg: prg, polyfills: polyfillsNamed(string(res.Code))}
+	return compiled{prg: prg, polyfills: polyfillsNamed(string(res.Code)), generators: strings.Contains(string(res.Code), "*")}
 }
 
 // compileWrapped parses and compiles a wrapped program, refusing one whose text closed the

@@ -262,6 +262,10 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string
 	var v jsonv.Value
 	if raw != nil {
 		v, err = jsonv.Parse(raw)
+		// The decoded result would carry the same text altered (U+FFFD) or the same depth.
+		if errors.Is(err, jsonv.ErrInvalidText) || errors.Is(err, jsonv.ErrTooDeep) {
+			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, err)
+		}
 	}
 	if raw == nil || err != nil {
 		if v, err = toValue(res); err != nil {

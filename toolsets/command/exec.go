@@ -95,6 +95,10 @@ func (s *spec) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Val
 	}
 	out := stdout.buf.Bytes()
 	v, err := jsonv.Parse(out)
+	if errors.Is(err, jsonv.ErrInvalidText) {
+		// Not the output itself: it is not valid text, and the program would see it altered.
+		return jsonv.Value{}, fmt.Errorf("command %q printed output that is not JSON: %s", s.name, strings.TrimPrefix(err.Error(), "jsonv: invalid JSON: "))
+	}
 	if err != nil {
 		return jsonv.Value{}, fmt.Errorf("command %q printed output that is not JSON: %s", s.name, snippet(out))
 	}

@@ -112,6 +112,12 @@ func TestExecute(t *testing.T) {
 			wantErr: `command "t" printed output that is not JSON: hello world`,
 		},
 		{
+			name:    "JSON whose text is not UTF-8 is refused, not altered",
+			tool:    `"command": ["sh", "-c", "printf '{\"a\":\"caf\\351\"}'"]`,
+			args:    `{}`,
+			wantErr: `command "t" printed output that is not JSON: text that cannot be decoded unaltered: not valid UTF-8 (byte offset 9)`,
+		},
+		{
 			name:    "two JSON values are not one",
 			tool:    `"command": ["sh", "-c", "echo 1 2"]`,
 			args:    `{}`,

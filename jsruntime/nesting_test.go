@@ -1,0 +1,234 @@
+package jsruntime
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
+	rep := strings.Repeat
+	cases := []struct {
+		name    string
+		src     string
+		atLeast int
+	}{
+		{"brackets", rep("[", 100) + rep("]", 100), 100},
+		{"parens", rep("(", 100) + "1" + rep(")", 100), 100},
+		{"braces", rep("{", 100) + rep("}", 100), 100},
+		{"template substitutions", rep("`${", 100) + "1" + rep("}`", 100), 100},
+		{"member chain", "a" + rep(".b", 100), 100},
+		{"call chain", "f" + rep("()", 100), 100},
+		{"binary chain", "1" + rep("+1", 100), 100},
+		{"binary chain over lines", "1" + rep("\n+1", 100), 100},
+		{"unary chain", rep("!", 100) + "x", 100},
+		{"typeof chain", rep("typeof ", 100) + "x", 100},
+		{"new chain", rep("new ", 100) + "X", 100},
+		{"if chain", rep("if (a)\n", 100) + "x;", 100},
+		{"else if chain", "if (a) x;" + rep(" else if (a) x;", 100), 100},
+		{"do chain", rep("do ", 100) + "x;" + rep(" while (a);", 100), 100},
+		{"labels", rep("a:\n", 100) + "x;", 100},
+		{"assignment chain", rep("a =\n", 100) + "1", 100},
+		{"ternary chain", rep("a ? b :\n", 100) + "c", 100},
+		{"hex chain", "0xe" + rep("+0xe", 100), 100},
+		{"postfix then division", "a++ / 2 + " + rep("[", 100) + rep("]", 100), 100},
+		{"regex groups", "x = /" + rep("(", 100) + rep(")", 100) + "/", 100},
+		{"regex after control head", "if (a) /\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
+		{"division after function expression", "x = function () {} / \"1\" + " + rep("[", 100) + rep("]", 100) + ` + "/"`, 100},
+		{"brackets in strings do not close", `["]]]]", ` + rep("[", 100) + `"]]]]"` + rep("]", 100) + "]", 100},
+		{"arrows", rep("a => ", 100) + "1", 100},
+		{"regex after non-ASCII space", "return\u00a0/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
+		{"regex after an arrow body", "const f = () => {}\n/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
+		{"division read as a regex", "let of = 1; x = of / 1 + " + rep("[", 100) + rep("]", 100) + " / 2", 100},
+		{"string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); " + rep("[", 100) + rep("]", 100) + "}", 100},
+		{"chain in a string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); a" + rep(".b", 150_000) + "}", MaxSourceNesting},
+		{"brackets in a comment", "x = a; /* " + rep("[", 100) + rep("]", 100), 100},
+		{"regex after BOM", "\ufeffreturn\ufeff/'/.test(s); " + rep("[", 100) + rep("]", 100), 100},
+	}
+	for _, c := range cases {
+		if got, _ := sourceNesting(c.src); got < c.atLeast {
+			t.Errorf("%s: sourceNesting = %d, want at least %d", c.name, got, c.atLeast)
+		}
+	}
+	if _, arrows := sourceNesting(rep("a => ", 100) + "1"); arrows < 100 {
+		t.Errorf("arrows = %d, want at least 100", arrows)
+	}
+}
+
+func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
+	rep := strings.Repeat
+	cases := []struct {
+		name   string
+		src    string
+		atMost int
+	}{
+		{"statements", rep("x = a.b.c + 1;\n", 10000), 10},
+		{"statements without semicolons", rep("x = a.b.c + 1\n", 10000), 10},
+		{"calls without semicolons", rep("await tools.f({a: 1})\n", 10000), 12},
+		{"array elements", "[" + rep("[1, 2], ", 10000) + "]", 10},
+		{"strings", rep(`"((((([[[[{{{{" + '(((' + `+"`((${1}((`;\n", 1000), 10},
+		{"comments", rep("// (((((\n/* [[[[[ */\n", 1000), 1},
+		{"regex classes", rep(`x = /[(]/;`+"\n", 1000), 10},
+		{"regex groups", rep(`x = /(a)(b)(c)(d)/;`+"\n", 1000), 10},
+		{"sibling arrows", rep("f(a => a);\n", 1000), 10},
+		{"JSON in a string", `const data = '` + rep(`{"a": [1, {"b": [2]}], "c": {}}, `, 1000) + `';`, 20},
+		{"code in a template", "const code = `" + rep("function f(a) { return [a, {b: (1)}]; }\n", 1000) + "`;", 20},
+		{"a long text", "const text = `" + rep("It was the best of times, it was the worst of times.\n", 10_000) + "`;", 20},
+		{"commented-out code", "/*\n" + rep("if (a) { f([1, 2]); }\n", 1000) + "*/", 10},
+	}
+	for _, c := range cases {
+		if got, _ := sourceNesting(c.src); got > c.atMost {
+			t.Errorf("%s: sourceNesting = %d, want at most %d", c.name, got, c.atMost)
+		}
+	}
+	if _, arrows := sourceNesting(rep("f(a => a, b => b);\n", 1000)); arrows > 2 {
+		t.Errorf("sibling arrows: arrows = %d, want at most 2", arrows)
+	}
+}
+
+func TestSourceNestingStopsEarly(t *testing.T) {
+	// Ten million brackets: the scan stops just past the limit.
+	src := strings.Repeat("[", 10_000_000)
+	if got, _ := sourceNesting(src); got <= MaxSourceNesting || got > MaxSourceNesting+2 {
+		t.Fatalf("sourceNesting = %d, want just above %d", got, MaxSourceNesting)
+	}
+}
+
+func TestJSONNesting(t *testing.T) {
+	cases := []struct {
+		text string
+		want int
+	}{
+		{`1`, 0}, {`[]`, 1}, {`[[{"a":[1]}]]`, 4}, {`["[[[[", {"]]]": "\"[["}]`, 2}, {`[1,[2],[3]]`, 2},
+		{`"unterminated [[[`, 0}, {`]]][[`, 2},
+	}
+	for _, c := range cases {
+		if got, _ := jsonNesting(c.text, 100, 100); got != c.want {
+			t.Errorf("jsonNesting(%s) = %d, want %d", c.text, got, c.want)
+		}
+	}
+	if got, _ := jsonNesting(strings.Repeat("[", 10_000_000), 10, 1<<30); got != 11 {
+		t.Errorf("jsonNesting stops at the depth limit: got %d", got)
+	}
+	if _, got := jsonNesting(`[1,{"a":[2,"x,y:z"]},3]`, 100, 100); got != 7 {
+		t.Errorf("tokens = %d, want 7", got)
+	}
+	if _, got := jsonNesting(strings.Repeat("1,", 10_000_000), 10, 100); got != 101 {
+		t.Errorf("jsonNesting stops at the token limit: got %d", got)
+	}
+}
+
+// nestedSource generates a random valid expression and the depth of its parse tree (counting
+// each bracket, operator and member or call link as a level), for FuzzSourceNesting.
+func nestedSource(r *rand.Rand, budget int) (string, int) {
+	if budget <= 0 {
+		switch r.IntN(4) {
+		case 0:
+			return "x", 0
+		case 1:
+			return "1", 0
+		case 2:
+			return `"s)]}"`, 0
+		default:
+			return "/[(]/g", 0
+		}
+	}
+	inner, d := nestedSource(r, budget-1)
+	switch r.IntN(12) {
+	case 0:
+		return "[" + inner + "]", d + 1
+	case 1:
+		return "(" + inner + ")", d + 1
+	case 2:
+		return "{a: " + inner + "}", d + 1
+	case 3:
+		return "`t${" + inner + "}t`", d + 1
+	case 4:
+		return "!" + inner, d + 1
+	case 5:
+		return "(" + inner + ").b", d + 1
+	case 6:
+		return "f(" + inner + ")", d + 1
+	case 7:
+		return inner + "\n+ 1", d + 1
+	case 8:
+		return "(a => " + inner + ")", d + 1
+	case 9:
+		return "typeof " + inner, d + 1
+	case 10:
+		return "(c ? " + inner + " : 1)", d + 1
+	default:
+		return "[1, /* ] */ " + inner + ", '('] ", d + 1
+	}
+}
+
+// FuzzSourceNesting checks that the scanner never panics on any text, and that on generated
+// nested expressions (seeded by the input) the figure it reports is at least the real depth.
+func FuzzSourceNesting(f *testing.F) {
+	for _, s := range []string{
+		"", "return 1", "[[[", "]]]", "`${`${`", "/(/", "'\\", "/*", "a++ / 2", "if (a) /x/.test(b)",
+		"x = {} / 2", "0xe+1", "#!/usr/bin/env node\n[[", "a\n/re/g", "`${a}` / 2", "\\u0061", "é[(",
+		"for await (const x of y) /a/", "class A { m() { return /[/]/ } }", "x = class {} / 2",
+		"return\u00a0/'/", "() => {}\n/'/", "a\u2028/re/", "é\xff\xfe(",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		sourceNesting(src)
+		jsonNesting(src, MaxJSONParseDepth, MaxJSONParseTokens)
+		var seed [2]uint64
+		for i := 0; i < len(src); i++ {
+			seed[i%2] = seed[i%2]*31 + uint64(src[i])
+		}
+		r := rand.New(rand.NewPCG(seed[0], seed[1]))
+		gen, depth := nestedSource(r, r.IntN(200))
+		if got, _ := sourceNesting(gen); got < depth {
+			t.Fatalf("sourceNesting(%q) = %d, below the real depth %d", gen, got, depth)
+		}
+	})
+}
+
+// BenchmarkJSONParseCap times goja's JSON.parse (behind the guard) on the largest texts of
+// several shapes the limits allow: the longest one native step they leave.
+func BenchmarkJSONParseCap(b *testing.B) {
+	fill := func(unit string, tokensPer int, open, close string) string {
+		n := (MaxJSONParseText - len(open) - len(close)) / len(unit)
+		if tokensPer > 0 {
+			n = min(n, (MaxJSONParseTokens-len(open))/tokensPer)
+		}
+		return open + strings.TrimSuffix(strings.Repeat(unit, n), ",") + close
+	}
+	shapes := map[string]string{
+		"numbers":    fill("1,", 1, "[", "]"),
+		"strings":    fill(`"abcdefgh",`, 1, "[", "]"),
+		"objects":    fill(`{"a":1},`, 3, "[", "]"),
+		"one string": fill("a", 0, `"`, `"`),
+		"escapes":    fill(`\u0041`, 0, `"`, `"`),
+		"deep":       fill("1,", 1, strings.Repeat("[", MaxJSONParseDepth), strings.Repeat("]", MaxJSONParseDepth)),
+	}
+	for name, text := range shapes {
+		b.Run(name, func(b *testing.B) {
+			rl, err := newRealm(Config{MaxHeapBytes: DefaultMaxHeapBytes, MaxStackDepth: DefaultMaxStackDepth}, mustCompilePrelude(b), nil, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = rl.vm.Set("text", text)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if _, err := rl.vm.RunString("JSON.parse(text), 0"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func mustCompilePrelude(b *testing.B) *goja.Program {
+	g, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g.prelude
+}

@@ -1,0 +1,254 @@
+package jsruntime
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// Size limits of JSON.parse. goja's JSON.parse cannot be interrupted, so one call can hold a run
+// past its compute budget; its cost is mostly per value (about 0.25–0.5 µs per structural
+// token; 8 MiB of "1," took 1.3 s) while one long string reads at about 200 MB/s. So the text
+// is bounded in structural tokens, and in bytes for the strings: either limit alone keeps one
+// call under about half a second (BenchmarkJSONParseCap).
+const (
+	// MaxJSONParseTokens bounds the '[', '{', ',' and ':' outside strings of the text.
+	MaxJSONParseTokens = 1 << 20
+	// MaxJSONParseText bounds the length of the text in bytes (UTF-8).
+	MaxJSONParseText = 32 << 20
+)
+
+// Messages of the source guards (thrown as RangeError in the program, or the failure of a
+// program text).
+const (
+	msgSourceTooDeep = "%s nests too deeply: more than %d levels of brackets and chained operators"
+	msgArrowsTooDeep = "%s nests more than %d arrow functions in one another"
+	msgJSONTooDeep   = "JSON.parse: text nests deeper than %d levels"
+	msgJSONTooLong   = "JSON.parse: text of %d bytes exceeds the limit of %d"
+	msgJSONTooMany   = "JSON.parse: text has more than %d structural tokens ([ { , :)"
+)
+
+// sourceNestingError returns the message for source text that nests beyond the limits
+// (see sourceNesting), or "" when it does not. what names the text ("eval source", …).
+func sourceNestingError(what, src string) string {
+	nesting, arrows := sourceNesting(src)
+	switch {
+	case nesting > MaxSourceNesting:
+		return fmt.Sprintf(msgSourceTooDeep, what, MaxSourceNesting)
+	case arrows > MaxArrowNesting:
+		return fmt.Sprintf(msgArrowsTooDeep, what, MaxArrowNesting)
+	}
+	return ""
+}
+
+// asyncProbe and generatorProbe evaluate to an async function and a generator function: the
+// way to reach goja's AsyncFunction and GeneratorFunction constructors, which have no global
+// name. Each is compiled once per process; a Program is immutable and safe to run in many
+// runtimes.
+var (
+	asyncProbe = sync.OnceValues(func() (*goja.Program, error) {
+		return goja.Compile("sourceguard.js", "(async function () {})", true)
+	})
+	generatorProbe = sync.OnceValues(func() (*goja.Program, error) {
+		return goja.Compile("sourceguard.js", "(function* () {})", true)
+	})
+)
+
+// guardSources replaces the built-ins that parse text at run time with Go wrappers that
+// measure the text first (sourceNesting, jsonNesting) and throw a RangeError where goja's
+// recursive parser would overflow the Go stack, which no recover can catch:
+//
+//   - eval: the wrapper evaluates in the global scope. goja makes a call direct only when the
+//     callee is its own eval, so with the wrapper installed every eval is indirect: code in
+//     eval sees globals, not the calling function's variables.
+//   - Function, AsyncFunction and GeneratorFunction (reached through the prototypes'
+//     constructor properties): the parameters and body are converted to strings once, measured,
+//     and handed to the original as those strings. GeneratorFunction is guarded lazily (see
+//     guardGenerators): a generator exists only where some source text has a '*'.
+//   - JSON.parse: text longer than MaxJSONParseText bytes, with more than MaxJSONParseTokens
+//     structural tokens, or nesting deeper than MaxJSONParseDepth is refused.
+//
+// The originals are held only by the wrappers' Go closures; every property that led to them
+// (the globals, Function.prototype.constructor, the async and generator function prototypes'
+// constructor, JSON.parse) leads to the wrappers.
+func (rl *realm) guardSources() error {
+	vm := rl.vm
+	global := vm.GlobalObject()
+
+	eval, ok := goja.AssertFunction(global.Get("eval"))
+	if !ok {
+		return fmt.Errorf("jsruntime: eval is missing")
+	}
+	guardedEval := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		if src, ok := call.Argument(0).(goja.String); ok {
+			rl.checkSource("eval source", src.String())
+		}
+		v, err := eval(goja.Undefined(), call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	if err := nameFunction(vm, guardedEval, "eval", 1); err != nil {
+		return err
+	}
+	if err := global.DefineDataProperty("eval", guardedEval, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+
+	function, err := rl.guardFunctionConstructor("Function", global.Get("Function").(*goja.Object).Get("prototype"))
+	if err != nil {
+		return err
+	}
+	if err := global.DefineDataProperty("Function", function, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	// The program function is async, so AsyncFunction is always within reach.
+	if err := rl.guardProbed("AsyncFunction", asyncProbe); err != nil {
+		return err
+	}
+
+	json, ok := global.Get("JSON").(*goja.Object)
+	if !ok {
+		return fmt.Errorf("jsruntime: JSON is missing")
+	}
+	parse, ok := goja.AssertFunction(json.Get("parse"))
+	if !ok {
+		return fmt.Errorf("jsruntime: JSON.parse is missing")
+	}
+	guardedParse := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		text := call.Argument(0).ToString() // once: a toString method runs once, as in goja's
+		s := text.String()
+		if len(s) > MaxJSONParseText {
+			panic(rl.rangeError(fmt.Sprintf(msgJSONTooLong, len(s), MaxJSONParseText)))
+		}
+		switch depth, tokens := jsonNesting(s, MaxJSONParseDepth, MaxJSONParseTokens); {
+		case depth > MaxJSONParseDepth:
+			panic(rl.rangeError(fmt.Sprintf(msgJSONTooDeep, MaxJSONParseDepth)))
+		case tokens > MaxJSONParseTokens:
+			panic(rl.rangeError(fmt.Sprintf(msgJSONTooMany, MaxJSONParseTokens)))
+		}
+		v, err := parse(json, text, call.Argument(1))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	if err := nameFunction(vm, guardedParse, "parse", 2); err != nil {
+		return err
+	}
+	return json.DefineDataProperty("parse", guardedParse, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// checkSource throws a RangeError in the program when src nests beyond the limits, and guards
+// GeneratorFunction first when src could make a generator.
+func (rl *realm) checkSource(what, src string) {
+	if msg := sourceNestingError(what, src); msg != "" {
+		panic(rl.rangeError(msg))
+	}
+	if strings.Contains(src, "*") {
+		if err := rl.guardGenerators(); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// guardGenerators guards GeneratorFunction, once per realm. It is lazy because creating goja's
+// generator intrinsics costs about 100 allocations, and a program can reach GeneratorFunction
+// only through a generator function or object, which only source text with a '*' creates:
+// the program's (run setup checks the compiled code), or text given to eval or a Function
+// constructor (checkSource). The prelude and polyfills define no generators; run setup guards
+// generators whenever polyfills are installed all the same.
+func (rl *realm) guardGenerators() error {
+	if rl.generatorsGuarded {
+		return nil
+	}
+	rl.generatorsGuarded = true
+	return rl.guardProbed("GeneratorFunction", generatorProbe)
+}
+
+// guardProbed guards the constructor of the function probe evaluates to, which is reachable
+// only as its prototype's constructor property.
+func (rl *realm) guardProbed(name string, probe func() (*goja.Program, error)) error {
+	prg, err := probe()
+	if err != nil {
+		return err
+	}
+	fn, err := rl.vm.RunProgram(prg)
+	if err != nil {
+		return err
+	}
+	f, ok := fn.(*goja.Object)
+	if !ok {
+		return fmt.Errorf("jsruntime: the %s probe is not a function", name)
+	}
+	_, err = rl.guardFunctionConstructor(name, f.Prototype())
+	return err
+}
+
+// guardFunctionConstructor replaces the constructor property of proto, a Function-family
+// constructor's prototype, with a constructor that measures the source the original would
+// compile, then constructs through the original. The wrapper's prototype property is proto, so
+// instanceof and subclassing (class F extends Function) behave as with the original.
+func (rl *realm) guardFunctionConstructor(name string, protoValue goja.Value) (*goja.Object, error) {
+	vm := rl.vm
+	proto, ok := protoValue.(*goja.Object)
+	if !ok {
+		return nil, fmt.Errorf("jsruntime: %s.prototype is missing", name)
+	}
+	orig, ok := proto.Get("constructor").(*goja.Object)
+	if !ok {
+		return nil, fmt.Errorf("jsruntime: %s is missing", name)
+	}
+	construct, ok := goja.AssertConstructor(orig)
+	if !ok {
+		return nil, fmt.Errorf("jsruntime: %s is not a constructor", name)
+	}
+	what := name + " source"
+	var guarded *goja.Object
+	guarded = vm.ToValue(func(call goja.ConstructorCall) *goja.Object {
+		// Convert each argument once (toString may be the program's), measure the source goja
+		// would assemble from them, and pass the strings on.
+		args := make([]goja.Value, len(call.Arguments))
+		var src strings.Builder
+		for i, a := range call.Arguments {
+			args[i] = a.ToString()
+			if i > 0 && i < len(call.Arguments)-1 {
+				src.WriteByte(',')
+			} else if i > 0 {
+				src.WriteString("\n) {\n")
+			}
+			src.WriteString(args[i].String())
+		}
+		rl.checkSource(what, src.String())
+		newTarget := call.NewTarget
+		if newTarget == nil || newTarget == guarded {
+			newTarget = orig
+		}
+		o, err := construct(newTarget, args...)
+		if err != nil {
+			panic(err)
+		}
+		return o
+	}).(*goja.Object)
+	if err := nameFunction(vm, guarded, name, 1); err != nil {
+		return nil, err
+	}
+	if err := guarded.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return nil, err
+	}
+	if err := proto.DefineDataProperty("constructor", guarded, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return nil, err
+	}
+	return guarded, nil
+}
+
+// nameFunction gives a Go function the name and length properties of the built-in it replaces.
+func nameFunction(vm *goja.Runtime, f *goja.Object, name string, length int) error {
+	if err := f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	return f.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
