@@ -80,15 +80,23 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardBuffers(maxBytes); err != nil {
 		return nil, err
 	}
+	if err := rl.guardSlowStrings(); err != nil {
+		return nil, err
+	}
+	if err := rl.installStringify(maxString); err != nil {
+		return nil, err
+	}
 	limits := vm.NewObject()
 	_ = limits.Set("maxString", maxString)
 	_ = limits.Set("maxElements", maxElements)
+	_ = limits.Set("maxNesting", maxNesting)
 	host := vm.NewObject()
 	_ = host.Set("call", rl.callFunction)
 	_ = host.Set("plainArray", rl.plainArray)
 	_ = host.Set("isProxy", rl.isProxy)
 	_ = host.Set("iterable", rl.iterable)
 	_ = host.Set("apply", rl.applyFunction)
+	_ = host.Set("species", rl.species)
 	rl.limits, rl.host = limits, host
 	fnValue, err := vm.RunProgram(prelude)
 	if err != nil {

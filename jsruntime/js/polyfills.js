@@ -22,7 +22,7 @@
 	}
 	// Map, Set, Date and RegExp are captured only for the polyfills that use them: touching them
 	// makes goja build their constructors and prototypes.
-	const push = AP.push, pop = AP.pop, Uint8 = G.Uint8Array;
+	const push = AP.push, Uint8 = G.Uint8Array;
 	let MapC, SetC, DateC, RegExpC, mapGet, mapSet, mapHas, setAdd, mapEntries, setValues, getTime;
 	if (want("structuredClone") || want("groupBy")) {
 		MapC = G.Map; SetC = G.Set; DateC = G.Date; RegExpC = G.RegExp;
@@ -37,7 +37,10 @@
 	if (want("structuredClone")) method(G, "structuredClone", { structuredClone(value) {
 		if (arguments.length === 0) throw new TypeErr("structuredClone requires 1 argument");
 		const seen = new MapC();
-		const work = [];
+		// The work list: sources and their copies, in two arrays indexed by hand (array
+		// destructuring and for-of go through the iterator protocol, several times slower).
+		const srcs = [], dsts = [];
+		let pending = 0;
 		const copy = (v) => {
 			if (typeof v === "function") throw cloneError(toStr(v).slice(0, 60) + " could not be cloned.");
 			if (typeof v === "symbol") throw cloneError("Symbol() could not be cloned.");
@@ -52,18 +55,24 @@
 			else if (v instanceof BaseError) { out = new BaseError(v.message); if (v.name !== "Error") out.name = v.name; }
 			else out = {};
 			call(mapSet, seen, v, out);
-			call(push, work, [v, out]);
+			srcs[pending] = v;
+			dsts[pending++] = out;
 			return out;
 		};
 		const root = copy(value);
-		while (work.length) {
-			const [src, dst] = call(pop, work);
+		while (pending > 0) {
+			const src = srcs[--pending], dst = dsts[pending];
+			srcs[pending] = dsts[pending] = undefined;
 			if (src instanceof MapC) {
 				for (const [k, x] of call(mapEntries, src)) call(mapSet, dst, copy(k), copy(x));
 			} else if (src instanceof SetC) {
 				for (const x of call(setValues, src)) call(setAdd, dst, copy(x));
 			} else if (!(src instanceof DateC) && !(src instanceof RegExpC) && !(src instanceof BaseError)) {
-				for (const k of ObjectKeys(src)) defineProperty(dst, k, { __proto__: null, value: copy(src[k]), writable: true, enumerable: true, configurable: true });
+				const keys = ObjectKeys(src);
+				for (let i = 0; i < keys.length; i++) {
+					const k = keys[i];
+					defineProperty(dst, k, { __proto__: null, value: copy(src[k]), writable: true, enumerable: true, configurable: true });
+				}
 			}
 		}
 		return root;

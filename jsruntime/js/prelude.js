@@ -13,7 +13,8 @@
 	const trunc = Math.trunc, mathMax = Math.max, mathMin = Math.min;
 	const plainArray = host.plainArray, isProxy = host.isProxy, applyArgs = host.apply, iterable = host.iterable;
 	const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor, hasOwn = O.hasOwn;
-	const { maxString, maxElements } = limits;
+	const { maxString, maxElements, maxNesting } = limits;
+	const ArrayC = Array, isArray = ArrayC.isArray;
 
 	// Define as a built-in method would be: writable, non-enumerable, configurable.
 	const method = (target, name, value) =>
@@ -47,24 +48,50 @@
 	} })[name];
 	method(SP, "padStart", pad(padStart0, "padStart"));
 	method(SP, "padEnd", pad(padEnd0, "padEnd"));
-	// join reads and converts each element once, here, counting the result's length before the
-	// native join builds it from the converted parts: elements of any size count.
+	// join and toLocaleString read and convert each element once, here, counting the result's
+	// length before the native join builds it from the converted parts: elements of any size
+	// count. An element that is itself an array recurses through these JavaScript functions, so
+	// deep nesting ends at the call-stack limit (MaxStackDepth) rather than in Go's stack; an
+	// array already being joined further up (a cycle) contributes "", as in V8 and goja.
+	const joining = [];
+	let joinDepth = 0;
+	const joinParts = (o, len, sepLength, convert) => {
+		for (let i = 0; i < joinDepth; i++) if (joining[i] === o) return undefined;
+		if (len > maxElements || (len > 1 && (len - 1) * sepLength > maxString)) throw stringLength();
+		joining[joinDepth++] = o;
+		try {
+			let total = len > 1 ? (len - 1) * sepLength : 0;
+			const parts = [];
+			for (let i = 0; i < len; i++) {
+				const x = o[i];
+				const part = typeof x === "string" ? x : x === undefined || x === null ? "" : convert(x);
+				total += part.length;
+				if (total > maxString) throw stringLength();
+				parts[i] = part;
+			}
+			return parts;
+		} finally {
+			joining[--joinDepth] = undefined;
+		}
+	};
 	method(AP, "join", { join(separator) {
 		if (this === null || this === undefined) throw new TypeErr("Array.prototype.join called on null or undefined");
 		const o = O(this), len = toLength(o.length);
 		const sep = separator === undefined ? "," : toStr(separator);
-		if (len > maxElements || (len > 1 && (len - 1) * sep.length > maxString)) throw stringLength();
-		let total = len > 1 ? (len - 1) * sep.length : 0;
-		const parts = [];
-		for (let i = 0; i < len; i++) {
-			const x = o[i];
-			const part = typeof x === "string" ? x : x === undefined || x === null ? "" : toStr(x);
-			total += part.length;
-			if (total > maxString) throw stringLength();
-			parts[i] = part;
-		}
-		return call(join0, parts, sep);
+		const parts = joinParts(o, len, sep.length, toStr);
+		return parts === undefined ? "" : call(join0, parts, sep);
 	} }.join);
+	const localeString = (x) => {
+		const f = x.toLocaleString;
+		if (typeof f !== "function") throw new TypeErr("Property 'toLocaleString' of object " + toStr(x) + " is not a function");
+		return toStr(call(f, x));
+	};
+	method(AP, "toLocaleString", { toLocaleString() {
+		if (this === null || this === undefined) throw new TypeErr("Array.prototype.toLocaleString called on null or undefined");
+		const o = O(this), len = toLength(o.length);
+		const parts = joinParts(o, len, 1, localeString);
+		return parts === undefined ? "" : call(join0, parts, ",");
+	} }.toLocaleString);
 	method(AP, "fill", { fill(value, start = undefined, end = undefined) {
 		if (this === null || this === undefined) throw new TypeErr("Array.prototype.fill called on null or undefined");
 		const o = O(this), len = toLength(o.length);
@@ -108,6 +135,81 @@
 		if (toLength(o.length) > maxElements) throw arrayLength();
 		return call(sort0, o, comparefn);
 	} }.sort);
+
+	// flat and flatMap, without recursion: goja's FlattenIntoArray recurses in Go once per level
+	// (a self-containing array flattened with depth Infinity overflows Go's stack and ends the
+	// process) and runs as one native step (a DAG like a = [a, a] forty times over makes 2**40
+	// elements). Here the nesting is a stack of arrays capped at maxNesting levels, the output at
+	// maxElements, and the loop is JavaScript, which the budgets interrupt.
+	// ArraySpeciesCreate(o, 0), or undefined where it would make a plain Array (a subclass's flat
+	// makes an instance of the subclass).
+	const species = host.species;
+	const speciesCreate = (o) => {
+		if (!isArray(o)) return undefined;
+		let C = o.constructor;
+		if (C !== null && (typeof C === "object" || typeof C === "function")) {
+			C = species(C);
+			if (C === null) C = undefined;
+		}
+		return C === undefined || C === ArrayC ? undefined : new C(0);
+	};
+	const flatten = (name, created, source, sourceLen, depth, mapper, thisArg) => {
+		// Locals: the loop is hot, and captured variables cost more to read in goja.
+		const isArr = isArray, define = defineProperty, limit = maxElements, nesting = maxNesting;
+		// A plain Array of our own is filled by assignment, which is several times faster than
+		// defining each element (the difference shows only to a program that put index setters
+		// on Array.prototype); a species-created target gets CreateDataProperty, as specified.
+		const fast = created === undefined, target = fast ? [] : created;
+		const sources = [], lengths = [], indexes = [], depths = [];
+		let top = 0, k = 0, i = 0, d = depth;
+		for (;;) {
+			if (i >= sourceLen) {
+				if (top === 0) return target;
+				top--;
+				source = sources[top]; sourceLen = lengths[top]; i = indexes[top]; d = depths[top];
+				sources[top] = undefined;
+				continue;
+			}
+			const index = i++;
+			if (!(index in source)) continue;
+			let element = source[index];
+			if (mapper !== undefined && top === 0) element = call(mapper, thisArg, element, index, source);
+			if (d > 0 && isArr(element)) {
+				const len = toLength(element.length);
+				if (d === 1) {
+					// The last level flattened: its elements are appended as they are.
+					for (let j = 0; j < len; j++) {
+						if (!(j in element)) continue;
+						if (k >= limit) throw arrayLength();
+						if (fast) target[k++] = element[j];
+						else define(target, k++, { __proto__: null, value: element[j], writable: true, enumerable: true, configurable: true });
+					}
+					continue;
+				}
+				if (top >= nesting) throw new RangeErr("Array.prototype." + name + ": arrays nested deeper than " + nesting + " levels");
+				sources[top] = source; lengths[top] = sourceLen; indexes[top] = i; depths[top] = d;
+				top++;
+				source = element; sourceLen = len; i = 0; d = d - 1;
+				continue;
+			}
+			if (k >= limit) throw arrayLength();
+			if (fast) target[k++] = element;
+			else define(target, k++, { __proto__: null, value: element, writable: true, enumerable: true, configurable: true });
+		}
+	};
+	method(AP, "flat", { flat(depth = undefined) {
+		if (this === null || this === undefined) throw new TypeErr("Array.prototype.flat called on null or undefined");
+		const o = O(this), len = toLength(o.length);
+		let d = depth === undefined ? 1 : toInteger(depth);
+		if (d < 0) d = 0;
+		return flatten("flat", speciesCreate(o), o, len, d, undefined, undefined);
+	} }.flat);
+	method(AP, "flatMap", { flatMap(callback, thisArg = undefined) {
+		if (this === null || this === undefined) throw new TypeErr("Array.prototype.flatMap called on null or undefined");
+		const o = O(this), len = toLength(o.length);
+		if (typeof callback !== "function") throw new TypeErr("flatMap mapper function is not callable");
+		return flatten("flatMap", speciesCreate(o), o, len, 1, callback, thisArg);
+	} }.flatMap);
 
 	// Array.from of an array-like (not iterable) gets a view whose length is the one checked; its
 	// elements are read through the view's prototype, the array-like itself.

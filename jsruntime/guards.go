@@ -1,0 +1,184 @@
+package jsruntime
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// maxNesting caps the nesting the guarded built-ins that walk a value's structure follow
+// (flat, flatMap, JSON.stringify): goja follows it by recursing in Go, and Go's stack is not
+// bounded by MaxStackDepth (a million levels end the process with a fatal stack overflow).
+const maxNesting = 10000
+
+// slowStringMethods are the String.prototype methods whose single native step takes time
+// proportional to the length of the string (or of the string it compares with), capped so that
+// one call ends within about a quarter of a second on a loaded 2-core machine. goja cannot
+// interrupt a native step: uncapped, a call on tens of millions of characters held its run
+// seconds past a 1s budget. The caps come from measured throughput on non-ASCII strings (the
+// slower case), see GUARDS.md.
+var slowStringMethods = []struct {
+	name   string
+	maxLen int
+	// argIsString: the first argument is converted to a string and capped too.
+	argIsString bool
+}{
+	{"localeCompare", 1 << 20, true},
+	{"normalize", 1 << 21, false},
+	{"replaceAll", 1 << 21, false},
+	{"split", 1 << 21, false},
+	{"toLowerCase", 1 << 23, false},
+	{"toUpperCase", 1 << 23, false},
+	{"toLocaleLowerCase", 1 << 23, false},
+	{"toLocaleUpperCase", 1 << 23, false},
+}
+
+// guardSlowStrings wraps the slowStringMethods with Go functions that convert the receiver (and
+// a string argument) once, refuse strings over the method's cap with a RangeError, and call the
+// original with the converted strings (so a toString with side effects runs once, as natively).
+func (rl *realm) guardSlowStrings() error {
+	vm := rl.vm
+	proto, ok := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)
+	if !ok {
+		return fmt.Errorf("jsruntime: String.prototype is missing")
+	}
+	for _, m := range slowStringMethods {
+		orig, ok := goja.AssertFunction(proto.Get(m.name))
+		if !ok {
+			return fmt.Errorf("jsruntime: String.prototype.%s is missing", m.name)
+		}
+		length := proto.Get(m.name).(*goja.Object).Get("length")
+		name, maxLen, argIsString := m.name, m.maxLen, m.argIsString
+		wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+			if goja.IsUndefined(call.This) || goja.IsNull(call.This) {
+				panic(vm.NewTypeError("String.prototype." + name + " called on null or undefined"))
+			}
+			s := rl.cappedString(name, "string", call.This, maxLen)
+			args := call.Arguments
+			if argIsString {
+				args = []goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}
+			}
+			v, err := orig(s, args...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		}).(*goja.Object)
+		_ = wrapper.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = wrapper.DefineDataProperty("length", length, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cappedString converts v to a string and throws a RangeError naming method when it is longer
+// than maxLen.
+func (rl *realm) cappedString(method, what string, v goja.Value, maxLen int) goja.Value {
+	s := v.ToString()
+	if str, ok := s.(goja.String); ok && str.Length() > maxLen {
+		panic(rl.rangeError(fmt.Sprintf("String.prototype.%s: the %s is %d characters long, over this method's limit of %d",
+			method, what, str.Length(), maxLen)))
+	}
+	return s
+}
+
+// species(C) is C[Symbol.species], read from Go so that the prelude need not build the Symbol
+// constructor.
+func (rl *realm) species(call goja.FunctionCall) goja.Value {
+	o, ok := call.Argument(0).(*goja.Object)
+	if !ok {
+		return goja.Undefined()
+	}
+	if v := o.GetSymbol(goja.SymSpecies); v != nil {
+		return v
+	}
+	return goja.Undefined()
+}
+
+// guardRow is one guarded built-in of the table in GUARDS.md.
+type guardRow struct {
+	// Builtins are the guarded properties, as reached from the global object
+	// ("Array.prototype.flat").
+	Builtins []string
+	// Where the guard is: "prelude.js" (JavaScript) or "Go" (a Go function or proxy).
+	Where string
+	// Limit is what the guard refuses, and how.
+	Limit string
+	// Why is the failure it prevents.
+	Why string
+}
+
+// guardTable is the one list of guarded built-ins. GUARDS.md is rendered from it
+// (TestGuardsDocumented), and TestGuardsInstalled checks that a fresh realm guards exactly
+// these, each refusing its probe.
+var guardTable = []guardRow{
+	{[]string{"String.prototype.repeat", "String.prototype.padStart", "String.prototype.padEnd"}, "prelude.js",
+		"result over maxString characters (a quarter of MaxHeapBytes): RangeError \"Invalid string length\"",
+		"one native step allocates the whole result: 'x'.repeat(2**40) is a fatal out-of-memory error"},
+	{[]string{"Array.prototype.join", "Array.prototype.toLocaleString"}, "prelude.js",
+		"more than maxElements elements or a result over maxString characters: RangeError \"Invalid string length\"; nested arrays recurse through the guard (JavaScript frames, so MaxStackDepth bounds them); a cycle contributes \"\"",
+		"Array(2**32-1).join('x') runs for minutes; goja's toLocaleString recurses in Go on nested arrays (fatal stack overflow) with a quadratic cycle check"},
+	{[]string{"Array.prototype.fill"}, "prelude.js",
+		"more than maxElements elements (maxString / 16): RangeError \"Invalid array length\"",
+		"new Array(1e8).fill(0) runs for a minute in one step"},
+	{[]string{"Array.prototype.map", "Array.prototype.toSorted", "Array.prototype.toReversed", "Array.prototype.with",
+		"Array.prototype.toSpliced", "Array.prototype.sort", "Array.from"}, "prelude.js",
+		"a length over maxElements: RangeError \"Invalid array length\"; the native method sees the length the guard checked",
+		"goja allocates a dense array of the receiver's length up front (Array(2**32-1).map(f) asks for 64 GiB)"},
+	{[]string{"Array.prototype.flat", "Array.prototype.flatMap"}, "prelude.js",
+		"reimplemented without recursion: arrays nested deeper than maxNesting (10,000) levels, or more than maxElements results: RangeError; the loop is JavaScript, so budgets interrupt it",
+		"goja's FlattenIntoArray recurses in Go per level (a self-containing array with flat(Infinity) is a fatal stack overflow) and a DAG (a = [a, a] forty times) makes 2**40 elements in one step"},
+	{[]string{"String.prototype.localeCompare"}, "Go",
+		"receiver or argument over 1,048,576 characters: RangeError",
+		"8M non-ASCII characters took 1.9s in one step"},
+	{[]string{"String.prototype.normalize", "String.prototype.replaceAll", "String.prototype.split"}, "Go",
+		"receiver over 2,097,152 characters: RangeError",
+		"8M non-ASCII characters took 0.6-1.2s in one step"},
+	{[]string{"String.prototype.toLowerCase", "String.prototype.toUpperCase", "String.prototype.toLocaleLowerCase",
+		"String.prototype.toLocaleUpperCase"}, "Go",
+		"receiver over 8,388,608 characters: RangeError",
+		"tens of millions of characters took seconds in one step"},
+	{[]string{"ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
+		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}, "Go",
+		"a proxy whose construct trap refuses more than maxBytes (a quarter of MaxHeapBytes): RangeError",
+		"new ArrayBuffer(2**40) is a fatal out-of-memory error"},
+	{[]string{"RegExp.prototype.exec", "RegExp.prototype.test"}, "Go",
+		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match)",
+		"catastrophic backtracking runs for tens of seconds"},
+}
+
+// renderGuards renders guardTable as the Markdown of GUARDS.md.
+func renderGuards() string {
+	var b strings.Builder
+	b.WriteString(`# Guarded built-ins
+
+Generated from ` + "`guardTable`" + ` in guards.go by ` + "`go test -run TestGuardsDocumented -update`" + `; do not edit
+by hand. TestGuardsInstalled checks that a fresh realm guards exactly these built-ins and that
+each guard refuses what the table says.
+
+goja cannot interrupt a native step and recurses in Go where the specification recurses, so a
+built-in that allocates, loops or recurses in one step is replaced by a guard that refuses
+inputs past a limit with an ordinary, catchable error. The limits:
+
+- maxString = MaxHeapBytes / 4 characters (128Mi characters at the default 512 MiB);
+- maxElements = maxString / 16 (8Mi at the default);
+- maxBytes = MaxHeapBytes / 4;
+- maxNesting = 10,000 levels.
+
+| Built-ins | Guard | Limit | Without it |
+| --- | --- | --- | --- |
+`)
+	for _, r := range guardTable {
+		names := make([]string, len(r.Builtins))
+		for i, n := range r.Builtins {
+			names[i] = "`" + n + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", strings.Join(names, ", "), r.Where, mdCell(r.Limit), mdCell(r.Why))
+	}
+	return b.String()
+}
+
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
