@@ -19,11 +19,15 @@ import (
 // output of any size in one step (a DAG of arrays, a = [a, a] forty times over, makes 2**40
 // "[]"s). This one follows the specification (SerializeJSONProperty and its helpers) with a set
 // for the open objects, stops at maxNesting levels and at maxString characters of output with a
-// RangeError, and polls its run every stringifyPoll values, so a run stopped by a budget ends
+// RangeError, and polls its run every stringifyPoll values and stringifyPollBytes of output, so a run stopped by a budget ends
 // within a few milliseconds of it.
 
-// stringifyPoll is how many values stringify serializes between checks of its run's stop.
-const stringifyPoll = 1 << 12
+// stringifyPoll and stringifyPollBytes are how many values, and bytes of output, stringify
+// produces between checks of its run's stop.
+const (
+	stringifyPoll      = 1 << 12
+	stringifyPollBytes = 1 << 16
+)
 
 // stringifier is the state of one JSON.stringify call.
 type stringifier struct {
@@ -35,6 +39,7 @@ type stringifier struct {
 	open         map[*goja.Object]struct{} // the objects being serialized, for cycles
 	depth        int
 	steps        int
+	written      int // bytes written since the last poll
 	maxLen       int
 	// objectKeys is the Object.keys captured when the realm was prepared, for checkKeys.
 	objectKeys goja.Callable
@@ -130,8 +135,8 @@ func (s *stringifier) replacerList(r *goja.Object) []string {
 // undefined in the result).
 func (s *stringifier) property(holder *goja.Object, key string, value goja.Value, useValue bool) bool {
 	vm := s.rl.vm
-	if s.steps++; s.steps%stringifyPoll == 0 && s.rl.owner != nil && s.rl.owner.recorded() != nil {
-		panic(s.rl.rangeError("JSON.stringify: the run was stopped"))
+	if s.steps++; s.steps%stringifyPoll == 0 {
+		s.poll()
 	}
 	if !useValue {
 		value = holder.Get(key)
@@ -335,6 +340,18 @@ func (s *stringifier) write(str string) {
 		panic(s.rl.rangeError("Invalid string length"))
 	}
 	s.buf = append(s.buf, str...)
+	if s.written += len(str); s.written > stringifyPollBytes {
+		s.poll()
+	}
+}
+
+// poll throws when the run has been stopped (by a budget, an abort): the interrupt that stop
+// raised then ends the run at its next instruction.
+func (s *stringifier) poll() {
+	s.written = 0
+	if s.rl.owner != nil && s.rl.owner.recorded() != nil {
+		panic(s.rl.rangeError("JSON.stringify: the run was stopped"))
+	}
 }
 
 func (s *stringifier) truncate(n int) { s.buf = s.buf[:n] }
@@ -388,6 +405,9 @@ func (s *stringifier) quote(str goja.String) {
 				panic(s.rl.rangeError("Invalid string length"))
 			}
 			s.buf = utf8.AppendRune(s.buf, c)
+			if s.written++; s.written > stringifyPollBytes {
+				s.poll()
+			}
 		}
 	}
 	s.write(`"`)

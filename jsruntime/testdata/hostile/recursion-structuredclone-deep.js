@@ -1,9 +1,9 @@
-// structuredClone (a polyfill) of a 200,000-deep array and of a cyclic object: it copies with a
+// structuredClone (a polyfill) of a 20,000-deep array and of a cyclic object: it copies with a
 // work list, not recursion.
-// expect: value: [200000,true]
+// expect: value: [20000,true]
 // config: compute=3s wall=4s
 let a = [];
-for (let i = 0; i < 200000; i++) a = [a];
+for (let i = 0; i < 20000; i++) a = [a];
 let c = structuredClone(a), depth = 0;
 while (c.length) { c = c[0]; depth++ }
 const o = { name: "o" };

@@ -1,7 +1,7 @@
-// A 200,000-deep array in a template literal and a concatenation: ToString calls toString, then
+// A 20,000-deep array in a template literal and a concatenation: ToString calls toString, then
 // the join guard, per level; the call-stack limit ends it.
 // expect: exception: Maximum call stack size exceeded
 // config: compute=2s wall=3s
 let a = [];
-for (let i = 0; i < 200000; i++) a = [a];
+for (let i = 0; i < 20000; i++) a = [a];
 const s = `${a}` + a;

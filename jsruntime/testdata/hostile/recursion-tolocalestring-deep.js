@@ -1,8 +1,8 @@
-// A 200,000-deep array's toLocaleString: goja recursed in Go per level with a quadratic cycle
+// A 20,000-deep array's toLocaleString: goja recursed in Go per level with a quadratic cycle
 // check (no answer after minutes). The guard recurses through JavaScript frames: the call-stack
 // limit ends it.
 // expect: exception: Maximum call stack size exceeded
 // config: compute=2s wall=3s
 let a = [];
-for (let i = 0; i < 200000; i++) a = [a];
+for (let i = 0; i < 20000; i++) a = [a];
 a.toLocaleString();
