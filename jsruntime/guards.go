@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -23,21 +24,24 @@ var slowStringMethods = []struct {
 	maxLen int
 	// argIsString: the first argument is converted to a string and capped too.
 	argIsString bool
+	// replaceArg: the second argument is a replacement, bounded (see boundedReplacement).
+	replaceArg bool
 }{
-	{"localeCompare", 1 << 20, true},
-	{"normalize", 1 << 21, false},
-	{"replaceAll", 1 << 21, false},
-	{"split", 1 << 21, false},
-	{"toLowerCase", 1 << 23, false},
-	{"toUpperCase", 1 << 23, false},
-	{"toLocaleLowerCase", 1 << 23, false},
-	{"toLocaleUpperCase", 1 << 23, false},
+	{"localeCompare", 1 << 20, true, false},
+	{"normalize", 1 << 21, false, false},
+	{"replace", math.MaxInt, false, true},
+	{"replaceAll", 1 << 21, false, true},
+	{"split", 1 << 21, false, false},
+	{"toLowerCase", 1 << 23, false, false},
+	{"toUpperCase", 1 << 23, false, false},
+	{"toLocaleLowerCase", 1 << 23, false, false},
+	{"toLocaleUpperCase", 1 << 23, false, false},
 }
 
 // guardSlowStrings wraps the slowStringMethods with Go functions that convert the receiver (and
 // a string argument) once, refuse strings over the method's cap with a RangeError, and call the
 // original with the converted strings (so a toString with side effects runs once, as natively).
-func (rl *realm) guardSlowStrings() error {
+func (rl *realm) guardSlowStrings(maxString int64) error {
 	vm := rl.vm
 	proto, ok := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)
 	if !ok {
@@ -49,7 +53,7 @@ func (rl *realm) guardSlowStrings() error {
 			return fmt.Errorf("jsruntime: String.prototype.%s is missing", m.name)
 		}
 		length := proto.Get(m.name).(*goja.Object).Get("length")
-		name, maxLen, argIsString := m.name, m.maxLen, m.argIsString
+		name, maxLen, argIsString, replaceArg := m.name, m.maxLen, m.argIsString, m.replaceArg
 		wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 			if goja.IsUndefined(call.This) || goja.IsNull(call.This) {
 				panic(vm.NewTypeError("String.prototype." + name + " called on null or undefined"))
@@ -58,6 +62,9 @@ func (rl *realm) guardSlowStrings() error {
 			args := call.Arguments
 			if argIsString {
 				args = []goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}
+			}
+			if replaceArg {
+				args = []goja.Value{call.Argument(0), rl.boundedReplacement(s, call.Argument(1), maxString)}
 			}
 			v, err := orig(s, args...)
 			if err != nil {
@@ -137,9 +144,15 @@ var guardTable = []guardRow{
 	{[]string{"String.prototype.localeCompare"}, "Go",
 		"receiver or argument over 1,048,576 characters: RangeError",
 		"8M non-ASCII characters took 1.9s in one step"},
-	{[]string{"String.prototype.normalize", "String.prototype.replaceAll", "String.prototype.split"}, "Go",
+	{[]string{"String.prototype.normalize", "String.prototype.split"}, "Go",
 		"receiver over 2,097,152 characters: RangeError",
-		"8M non-ASCII characters took 0.6-1.2s in one step"},
+		"8M non-ASCII characters took 0.6-0.8s in one step"},
+	{[]string{"String.prototype.replaceAll"}, "Go",
+		"receiver over 2,097,152 characters: RangeError; a replacement template is bounded as for replace",
+		"8M non-ASCII characters took 1.2s in one step"},
+	{[]string{"String.prototype.replace", "RegExp.prototype[Symbol.replace]"}, "Go",
+		"a replacement template that could expand past maxString is expanded by a Go function that counts: past maxString, RangeError \"Invalid string length\"",
+		"\"$`\" expands to the text before each match: 'a'.repeat(1e5).replaceAll('a', '$`') asks for 5e9 characters in one step, a fatal out-of-memory error"},
 	{[]string{"String.prototype.toLowerCase", "String.prototype.toUpperCase", "String.prototype.toLocaleLowerCase",
 		"String.prototype.toLocaleUpperCase"}, "Go",
 		"receiver over 8,388,608 characters: RangeError",

@@ -56,6 +56,8 @@ var guardProbes = map[string][2]string{
 	"String.prototype.localeCompare":     {`"x".localeCompare("é".repeat(2 ** 20 + 1))`, "String.prototype.localeCompare: the argument is 1048577 characters long"},
 	"String.prototype.normalize":         {`"é".repeat(2 ** 21 + 1).normalize()`, "String.prototype.normalize: the string is 2097153"},
 	"String.prototype.replaceAll":        {`"é".repeat(2 ** 21 + 1).replaceAll("a", "b")`, "String.prototype.replaceAll: the string is 2097153"},
+	"String.prototype.replace":           {"\"a\".repeat(1e5).replace(/a/g, \"$`\")", "Invalid string length"},
+	"RegExp.prototype[Symbol.replace]":   {"/a/g[Symbol.replace](\"a\".repeat(1e5), \"$`\")", "Invalid string length"},
 	"String.prototype.split":             {`"é".repeat(2 ** 21 + 1).split("")`, "String.prototype.split: the string is 2097153"},
 	"String.prototype.toLowerCase":       {`let s = "É"; while (s.length <= 2 ** 23) s += s; s.toLowerCase()`, "String.prototype.toLowerCase: the string is 16777216"},
 	"String.prototype.toUpperCase":       {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.toUpperCase()`, "String.prototype.toUpperCase: the string is 16777216"},
@@ -82,14 +84,16 @@ var guardProbeConfig = Config{MaxHeapBytes: 16 << 20}
 // builtinFunctions lists, as [path, value] pairs, the functions (and proxies) a realm's built-ins
 // hold in data properties: globalThis.X, X.Y and X.prototype.Y, for the globals of a bare goja
 // runtime (so not the console or the polyfills). No getter runs. X.prototype.constructor is X,
-// checked as X.
+// checked as X; Symbol.hasInstance on the proxied buffer constructors is instanceof support, not
+// a guard.
 const builtinFunctions = `(names) => {
 	const out = [];
 	const visit = (path, holder) => {
-		for (const k of Object.getOwnPropertyNames(holder)) {
-			if (k === "constructor") continue;
+		for (const k of Reflect.ownKeys(holder)) {
+			if (k === "constructor" || k === Symbol.hasInstance) continue;
 			const d = Object.getOwnPropertyDescriptor(holder, k);
-			if ("value" in d && typeof d.value === "function") out.push([path + "." + k, d.value]);
+			const name = typeof k === "symbol" ? "[" + k.description + "]" : "." + k;
+			if ("value" in d && typeof d.value === "function") out.push([path + name, d.value]);
 		}
 	};
 	for (const g of names) {

@@ -80,7 +80,10 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardBuffers(maxBytes); err != nil {
 		return nil, err
 	}
-	if err := rl.guardSlowStrings(); err != nil {
+	if err := rl.guardSlowStrings(maxString); err != nil {
+		return nil, err
+	}
+	if err := rl.guardReplacements(maxString); err != nil {
 		return nil, err
 	}
 	if err := rl.installStringify(maxString); err != nil {
