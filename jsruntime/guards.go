@@ -151,7 +151,7 @@ var guardTable = []guardRow{
 		"receiver over 2,097,152 characters: RangeError; a replacement template is bounded as for replace",
 		"8M non-ASCII characters took 1.2s in one step"},
 	{[]string{"String.prototype.replace", "RegExp.prototype[Symbol.replace]"}, "Go",
-		"a replacement template that could expand past maxString is expanded by a Go function that counts: past maxString, RangeError \"Invalid string length\"",
+		"a replacement template that could expand past maxString is expanded by a Go function that counts: expansions past maxString / 2, RangeError \"Invalid string length\"",
 		"\"$`\" expands to the text before each match: 'a'.repeat(1e5).replaceAll('a', '$`') asks for 5e9 characters in one step, a fatal out-of-memory error"},
 	{[]string{"String.prototype.toLowerCase", "String.prototype.toUpperCase", "String.prototype.toLocaleLowerCase",
 		"String.prototype.toLocaleUpperCase"}, "Go",

@@ -208,3 +208,49 @@ func TestGuardsInstalled(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkGuardedBuiltins compares guarded built-ins in a realm with goja's own in a bare
+// runtime, on ordinary inputs.
+func BenchmarkGuardedBuiltins(b *testing.B) {
+	setup := `const rows = []; for (let i = 0; i < 1000; i++) rows.push({id: i, name: "item " + i, tags: ["a", "b"], price: i * 1.5, ok: i % 2 === 0, nested: {x: i, y: "é"}});
+const nested = []; for (let i = 0; i < 10000; i++) nested.push([i, [i]]);
+const text = "lorem ipsum dolor sit amet ".repeat(1000);`
+	cases := []struct{ name, code string }{
+		{"JSON.stringify", `JSON.stringify(rows)`},
+		{"flat", `nested.flat()`},
+		{"flat-Infinity", `nested.flat(Infinity)`},
+		{"flatMap", `nested.flatMap((x) => x)`},
+		{"toUpperCase", `text.toUpperCase()`},
+		{"replace-template", `text.replace(/o/g, "[$&]")`},
+	}
+	g, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bare := goja.New()
+	for _, vm := range []*goja.Runtime{rl.vm, bare} {
+		if _, err := vm.RunString(setup); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range cases {
+		for _, v := range []struct {
+			name string
+			vm   *goja.Runtime
+		}{{"guarded", rl.vm}, {"goja", bare}} {
+			prg := goja.MustCompile(c.name, c.code, true)
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := v.vm.RunProgram(prg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -13,7 +13,8 @@ import (
 // replaceAll and RegExp.prototype[Symbol.replace]: when a template could expand past maxString
 // (the bound assumes every position matches and every "$" expands to the whole subject), the
 // native method gets a Go function instead that expands the template (GetSubstitution) and
-// throws a RangeError once the expansions pass maxString. Smaller cases keep the native path.
+// throws a RangeError once the expansions pass half of maxString. Smaller cases keep the native
+// path.
 
 // guardReplacements installs the wrapper on RegExp.prototype[Symbol.replace]; the String methods'
 // wrappers are slowStringMethods rows with replaceArg set.
@@ -66,8 +67,10 @@ func (rl *realm) boundedReplacement(subject, replaceValue goja.Value, maxString 
 	if n+(n+1)*(float64(tmpl.Length())+float64(dollars)*n) <= float64(maxString) {
 		return tmpl
 	}
+	// The native method holds every expansion until it joins them into the result: half of
+	// maxString for the expansions keeps the step's allocation near maxString.
 	total := 0
-	limit := int(min(maxString, math.MaxInt32))
+	limit := int(min(maxString/2, math.MaxInt32))
 	return rl.vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		args := call.Arguments
 		var groups *goja.Object
