@@ -214,7 +214,7 @@ func TestGuardsInstalled(t *testing.T) {
 func BenchmarkGuardedBuiltins(b *testing.B) {
 	setup := `const rows = []; for (let i = 0; i < 1000; i++) rows.push({id: i, name: "item " + i, tags: ["a", "b"], price: i * 1.5, ok: i % 2 === 0, nested: {x: i, y: "é"}});
 const nested = []; for (let i = 0; i < 10000; i++) nested.push([i, [i]]);
-const text = "lorem ipsum dolor sit amet ".repeat(1000);`
+const text = "lorem ipsum dolor sit amet ".repeat(1000), textU = "lörem ipsum dolor sit amet ".repeat(1000);`
 	cases := []struct{ name, code string }{
 		{"JSON.stringify", `JSON.stringify(rows)`},
 		{"flat", `nested.flat()`},
@@ -222,6 +222,11 @@ const text = "lorem ipsum dolor sit amet ".repeat(1000);`
 		{"flatMap", `nested.flatMap((x) => x)`},
 		{"toUpperCase", `text.toUpperCase()`},
 		{"replace-template", `text.replace(/o/g, "[$&]")`},
+		// Not guards of this table: RegExp.prototype.exec's timeout wrapper puts every regexp
+		// method on goja's generic path, which converts a non-ASCII subject once per match.
+		{"replace-regexp", `text.replace(/o/g, "0")`},
+		{"split-regexp", `text.split(/ /)`},
+		{"split-regexp-nonASCII", `textU.split(/ /)`},
 	}
 	g, err := New(Config{})
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 // the match: "a".repeat(1e5).replaceAll("a", "$`") asks for 5e9 characters in one native step, a
 // fatal out-of-memory error in goja. guardReplacements wraps String.prototype.replace and
 // replaceAll and RegExp.prototype[Symbol.replace]: when a template could expand past maxString
-// (the bound assumes every position matches and every "$" expands to the whole subject), the
+// (the bound assumes every position matches and every "$`", "$'" and capture expands to the
+// whole subject), the
 // native method gets a Go function instead that expands the template (GetSubstitution) and
 // throws a RangeError once the expansions pass half of maxString. Smaller cases keep the native
 // path.
@@ -58,13 +59,24 @@ func (rl *realm) boundedReplacement(subject, replaceValue goja.Value, maxString 
 	if str != nil {
 		n = float64(str.Length())
 	}
-	dollars := 0
-	for i := 0; i < tmpl.Length(); i++ {
-		if tmpl.CharAt(i) == '$' {
-			dollars++
+	// Literal text expands once per match; "$&" to the match, and matches do not overlap, so all
+	// of its expansions together are at most the subject; "$`", "$'" and captures (which a
+	// lookahead can take from beyond the match) are bounded only by the subject, per match.
+	whole, perMatch := 0, 0
+	for i := 0; i+1 < tmpl.Length(); i++ {
+		if tmpl.CharAt(i) != '$' {
+			continue
+		}
+		switch c := tmpl.CharAt(i + 1); {
+		case c == '$':
+			i++
+		case c == '&':
+			whole++
+		case c == '`' || c == '\'' || c == '<' || (c >= '0' && c <= '9'):
+			perMatch++
 		}
 	}
-	if n+(n+1)*(float64(tmpl.Length())+float64(dollars)*n) <= float64(maxString) {
+	if n+(n+1)*(float64(tmpl.Length())+float64(perMatch)*n)+float64(whole)*n <= float64(maxString) {
 		return tmpl
 	}
 	// The native method holds every expansion until it joins them into the result: half of
