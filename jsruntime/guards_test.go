@@ -34,7 +34,7 @@ func TestGuardsDocumented(t *testing.T) {
 }
 
 // guardProbes are, for each guarded built-in, a program that the guard must refuse, and the
-// start of the message it must refuse it with, in a realm of guardProbeConfig (maxString 4Mi,
+// start of the message it must refuse it with (empty for a replacement that refuses nothing), in a realm of guardProbeConfig (maxString 4Mi,
 // maxElements 256Ki).
 var guardProbes = map[string][2]string{
 	"String.prototype.repeat":            {`"x".repeat(2 ** 30)`, "Invalid string length"},
@@ -58,6 +58,7 @@ var guardProbes = map[string][2]string{
 	"String.prototype.replaceAll":        {`"é".repeat(2 ** 21 + 1).replaceAll("a", "b")`, "String.prototype.replaceAll: the string is 2097153"},
 	"String.prototype.replace":           {"\"a\".repeat(1e5).replace(/a/g, \"$`\")", "Invalid string length"},
 	"RegExp.prototype[Symbol.replace]":   {"/a/g[Symbol.replace](\"a\".repeat(1e5), \"$`\")", "Invalid string length"},
+	"RegExp.prototype[Symbol.split]":     {"", ""},
 	"String.prototype.split":             {`"é".repeat(2 ** 21 + 1).split("")`, "String.prototype.split: the string is 2097153"},
 	"String.prototype.toLowerCase":       {`let s = "É"; while (s.length <= 2 ** 23) s += s; s.toLowerCase()`, "String.prototype.toLowerCase: the string is 16777216"},
 	"String.prototype.toUpperCase":       {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.toUpperCase()`, "String.prototype.toUpperCase: the string is 16777216"},
@@ -191,6 +192,9 @@ func TestGuardsInstalled(t *testing.T) {
 			probe, ok := guardProbes[name]
 			if !ok {
 				t.Fatalf("no probe for %s", name)
+			}
+			if probe[0] == "" {
+				t.Skipf("%s refuses nothing: it is a faster equivalent (see guardTable); a hostile case covers it", name)
 			}
 			rl, err := newRealm(g.cfg, g.prelude, nil, "")
 			if err != nil {

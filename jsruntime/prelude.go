@@ -86,6 +86,9 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardReplacements(maxString); err != nil {
 		return nil, err
 	}
+	if err := rl.guardSplit(); err != nil {
+		return nil, err
+	}
 	if err := rl.installStringify(maxString); err != nil {
 		return nil, err
 	}
