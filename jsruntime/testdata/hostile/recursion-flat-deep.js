@@ -1,7 +1,7 @@
 // A 20,000-deep array flattened: the guard refuses nesting past 10,000 levels; flat and flatMap
 // of ordinary depth still work.
 // expect: value: [[1,2,3],[1,2,3,4],"RangeError"]
-// config: compute=2s wall=3s
+// config: compute=5s wall=6s
 let a = [];
 for (let i = 0; i < 20000; i++) a = [a];
 let name;

@@ -2,7 +2,7 @@
 // scanning the open objects for each one (100,000 deep took 31s at a 1s budget; a million levels
 // overflow Go's stack). The replacement refuses nesting past 10,000 levels.
 // expect: exception: RangeError: JSON.stringify: values nested deeper than 10000 levels
-// config: compute=2s wall=3s
+// config: compute=5s wall=6s
 let a = [];
 for (let i = 0; i < 20000; i++) a = [a];
 JSON.stringify(a);

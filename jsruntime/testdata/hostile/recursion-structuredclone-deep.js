@@ -1,7 +1,7 @@
 // structuredClone (a polyfill) of a 20,000-deep array and of a cyclic object: it copies with a
 // work list, not recursion.
 // expect: value: [20000,true]
-// config: compute=3s wall=4s
+// config: compute=5s wall=6s
 let a = [];
 for (let i = 0; i < 20000; i++) a = [a];
 let c = structuredClone(a), depth = 0;

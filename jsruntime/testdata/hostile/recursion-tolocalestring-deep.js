@@ -2,7 +2,7 @@
 // check (no answer after minutes). The guard recurses through JavaScript frames: the call-stack
 // limit ends it.
 // expect: exception: Maximum call stack size exceeded
-// config: compute=2s wall=3s
+// config: compute=5s wall=6s
 let a = [];
 for (let i = 0; i < 20000; i++) a = [a];
 a.toLocaleString();
