@@ -79,6 +79,7 @@ var guardProbes = map[string][2]string{
 	"Float64Array":                       {`new Float64Array(2 ** 40)`, "Invalid typed array length"},
 	"BigInt64Array":                      {`new BigInt64Array(2 ** 40)`, "Invalid typed array length"},
 	"BigUint64Array":                     {`new BigUint64Array(2 ** 40)`, "Invalid typed array length"},
+	"Function.prototype.bind":            {`let f = function () {}; for (let i = 0; i < 1000; i++) f = f.bind(null)`, "Function.prototype.bind: the bound function's name would be 4099 characters long"},
 	"RegExp.prototype.exec":              {`/^(a|aa)+\1$/.exec("a".repeat(40) + "b")`, "regular expression match exceeded"},
 	"RegExp.prototype.test":              {`/^(a|aa)+\1$/.test("a".repeat(40) + "b")`, "regular expression match exceeded"},
 }
@@ -109,7 +110,7 @@ const builtinFunctions = `(names) => {
 		if (v === null || (typeof v !== "object" && typeof v !== "function")) continue;
 		visit(g, v);
 		const p = Object.getOwnPropertyDescriptor(v, "prototype");
-		if (p && "value" in p && p.value !== null && typeof p.value === "object") visit(g + ".prototype", p.value);
+		if (p && "value" in p && p.value !== null && (typeof p.value === "object" || typeof p.value === "function")) visit(g + ".prototype", p.value);
 	}
 	return out;
 }`

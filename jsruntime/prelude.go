@@ -89,6 +89,9 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardSplit(); err != nil {
 		return nil, err
 	}
+	if err := rl.guardBind(); err != nil {
+		return nil, err
+	}
 	if err := rl.installStringify(maxString); err != nil {
 		return nil, err
 	}
