@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	_ "embed"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -84,15 +85,32 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardSources(); err != nil {
 		return nil, err
 	}
+	if err := rl.guardSlowStrings(maxString); err != nil {
+		return nil, err
+	}
+	if err := rl.guardReplacements(maxString); err != nil {
+		return nil, err
+	}
+	if err := rl.guardSplit(); err != nil {
+		return nil, err
+	}
+	if err := rl.guardBind(); err != nil {
+		return nil, err
+	}
+	if err := rl.installStringify(maxString); err != nil {
+		return nil, err
+	}
 	limits := vm.NewObject()
 	_ = limits.Set("maxString", maxString)
 	_ = limits.Set("maxElements", maxElements)
+	_ = limits.Set("maxNesting", maxNesting)
 	host := vm.NewObject()
 	_ = host.Set("call", rl.callFunction)
 	_ = host.Set("plainArray", rl.plainArray)
 	_ = host.Set("isProxy", rl.isProxy)
 	_ = host.Set("iterable", rl.iterable)
 	_ = host.Set("apply", rl.applyFunction)
+	_ = host.Set("species", rl.species)
 	rl.limits, rl.host = limits, host
 	fnValue, err := vm.RunProgram(prelude)
 	if err != nil {
@@ -504,315 +522,20 @@ func bytesTrimBOM(b []byte) []byte {
 	return b
 }
 
-// preludeSource evaluates to a function of (limits, host) that runs once per realm. It installs
-// size guards on the built-ins that allocate in one native step and returns a factory for the
-// injected error classes. Everything is built from intrinsics captured here, before any program
-// can change them; host.call is a Go function calling its first argument, so the guards do not
-// depend on Function.prototype or Reflect.
-const preludeSource = `(function (limits, host) {
-	"use strict";
-	const O = Object, defineProperty = O.defineProperty, toStr = String, call = host.call;
-	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error;
-	const trunc = Math.trunc, mathMax = Math.max, mathMin = Math.min;
-	const plainArray = host.plainArray, isProxy = host.isProxy, applyArgs = host.apply, iterable = host.iterable;
-	const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor, hasOwn = O.hasOwn;
-	const { maxString, maxElements } = limits;
+// preludeSource (js/prelude.js) evaluates to a function of (limits, host) that runs once per
+// realm. It installs size guards on the built-ins that allocate in one native step and returns a
+// factory for the injected error classes. Everything is built from intrinsics captured there,
+// before any program can change them; host.call is a Go function calling its first argument, so
+// the guards do not depend on Function.prototype or Reflect.
+//
+//go:embed js/prelude.js
+var preludeSource string
 
-	// Define as a built-in method would be: writable, non-enumerable, configurable.
-	const method = (target, name, value) =>
-		defineProperty(target, name, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
-	const toInteger = (x) => { x = +x; return x !== x ? 0 : trunc(x); };
-	const toLength = (x) => mathMax(toInteger(x), 0);
-	const stringLength = () => new RangeErr("Invalid string length");
-	const arrayLength = () => new RangeErr("Invalid array length");
-	const thisString = (self, name) => {
-		if (self === null || self === undefined) throw new TypeErr("String.prototype." + name + " called on null or undefined");
-		return toStr(self);
-	};
-
-	// --- Size guards on built-ins that allocate in one native step ---
-	// Each guard reads an array-like's length once and makes sure the native method works with
-	// that length: a length getter (or proxy) that answers small to the guard and huge to the
-	// native method must not get past it.
-	const SP = String.prototype, AP = Array.prototype;
-	const repeat0 = SP.repeat, padStart0 = SP.padStart, padEnd0 = SP.padEnd;
-	const join0 = AP.join, fill0 = AP.fill, from0 = Array.from;
-	method(SP, "repeat", { repeat(count) {
-		const s = thisString(this, "repeat"), n = toInteger(count);
-		if (n > 0 && n !== Infinity && s.length * n > maxString) throw stringLength();
-		return call(repeat0, s, n);
-	} }.repeat);
-	const pad = (pad0, name) => ({ [name](maxLength, fillString = undefined) {
-		const s = thisString(this, name), n = toInteger(maxLength);
-		const f = fillString === undefined ? undefined : toStr(fillString);
-		if (n > s.length && n > maxString && f !== "") throw stringLength();
-		return f === undefined ? call(pad0, s, n) : call(pad0, s, n, f);
-	} })[name];
-	method(SP, "padStart", pad(padStart0, "padStart"));
-	method(SP, "padEnd", pad(padEnd0, "padEnd"));
-	// join reads and converts each element once, here, counting the result's length before the
-	// native join builds it from the converted parts: elements of any size count.
-	method(AP, "join", { join(separator) {
-		if (this === null || this === undefined) throw new TypeErr("Array.prototype.join called on null or undefined");
-		const o = O(this), len = toLength(o.length);
-		const sep = separator === undefined ? "," : toStr(separator);
-		if (len > maxElements || (len > 1 && (len - 1) * sep.length > maxString)) throw stringLength();
-		let total = len > 1 ? (len - 1) * sep.length : 0;
-		const parts = [];
-		for (let i = 0; i < len; i++) {
-			const x = o[i];
-			const part = typeof x === "string" ? x : x === undefined || x === null ? "" : toStr(x);
-			total += part.length;
-			if (total > maxString) throw stringLength();
-			parts[i] = part;
-		}
-		return call(join0, parts, sep);
-	} }.join);
-	method(AP, "fill", { fill(value, start = undefined, end = undefined) {
-		if (this === null || this === undefined) throw new TypeErr("Array.prototype.fill called on null or undefined");
-		const o = O(this), len = toLength(o.length);
-		let s = toInteger(start), e = end === undefined ? len : toInteger(end);
-		s = s < 0 ? mathMax(len + s, 0) : mathMin(s, len);
-		e = e < 0 ? mathMax(len + e, 0) : mathMin(e, len);
-		if (e - s > maxElements) throw arrayLength();
-		// An ordinary array's length is a data property, so the native fill sees this one; for
-		// anything else (array-likes, proxies) the loop is here, where budgets interrupt it.
-		if (plainArray(o)) return call(fill0, o, value, s, e);
-		for (let i = s; i < e; i++) o[i] = value;
-		return o;
-	} }.fill);
-	// The methods that allocate an array of the receiver's length up front (goja makes a dense
-	// one: Array(2**32 - 1).map(f) would ask for 64 GiB). A length the native method reads again
-	// must be the one checked: an ordinary array's is; an array-like's own data property is;
-	// anything else (a length getter, a proxy) is replaced by a view with the checked length for
-	// the methods that only read, and refused by sort, which writes back.
-	const stableLength = (o) => {
-		if (plainArray(o)) return true;
-		if (isProxy(o)) return false;
-		const d = getOwnPropertyDescriptor(o, "length");
-		return d !== undefined && hasOwn(d, "value");
-	};
-	const readers = ["map", "toSorted", "toReversed", "with", "toSpliced"];
-	for (let i = 0; i < readers.length; i++) {
-		const name = readers[i], native = AP[name];
-		if (typeof native !== "function") continue;
-		method(AP, name, { [name]() {
-			if (this === null || this === undefined) throw new TypeErr("Array.prototype." + name + " called on null or undefined");
-			const o = O(this), len = toLength(o.length);
-			if (len > maxElements) throw arrayLength();
-			return applyArgs(native, stableLength(o) ? o : { __proto__: o, length: len }, arguments);
-		} }[name]);
-	}
-	const sort0 = AP.sort;
-	method(AP, "sort", { sort(comparefn) {
-		if (this === null || this === undefined) throw new TypeErr("Array.prototype.sort called on null or undefined");
-		const o = O(this);
-		if (!stableLength(o)) throw new TypeErr("Array.prototype.sort needs an array, or an array-like whose length is a data property");
-		if (toLength(o.length) > maxElements) throw arrayLength();
-		return call(sort0, o, comparefn);
-	} }.sort);
-
-	// Array.from of an array-like (not iterable) gets a view whose length is the one checked; its
-	// elements are read through the view's prototype, the array-like itself.
-	method(Array, "from", { from(items, mapFn = undefined, thisArg = undefined) {
-		if (items !== null && items !== undefined) {
-			const o = O(items);
-			if (!iterable(o)) {
-				const len = toLength(o.length);
-				if (len > maxElements) throw arrayLength();
-				return call(from0, this, { __proto__: o, length: len }, mapFn, thisArg);
-			}
-		}
-		return call(from0, this, items, mapFn, thisArg);
-	} }.from);
-
-	return function makeErrorClass(name, member) {
-		const C = class extends BaseError {
-			constructor(memberName, message) {
-				super(message);
-				defineProperty(this, "name", { __proto__: null, value: name, enumerable: true });
-				defineProperty(this, member, { __proto__: null, value: toStr(memberName), enumerable: true });
-			}
-		};
-		defineProperty(C, "name", { __proto__: null, value: name });
-		return C;
-	};
-})`
-
-// polyfillSource evaluates to a function of (limits, host, want) that installs the built-ins
-// goja lacks that want(name) asks for. A run installs those its program's text names (see
-// polyfillsNamed): most programs use none, and building them all cost more than the rest of a
-// trivial run. They capture the intrinsics they use when they are installed, before the program
-// runs.
-const polyfillSource = `(function (limits, host, want) {
-	"use strict";
-	const G = globalThis;
-	const O = Object, defineProperty = O.defineProperty;
-	const symbolFor = Symbol.for, toStr = String, call = host.call;
-	const RangeErr = RangeError, TypeErr = TypeError, BaseError = Error, Prom = Promise;
-	const trunc = Math.trunc, isArray = Array.isArray, ObjectKeys = O.keys, hasOwn = O.hasOwn;
-	const iteratorSym = Symbol.iterator, AP = Array.prototype, ArrayBuffer0 = ArrayBuffer;
-	const { maxElements } = limits;
-	const method = (target, name, value) =>
-		defineProperty(target, name, { __proto__: null, value, writable: true, enumerable: false, configurable: true });
-	const toInteger = (x) => { x = +x; return x !== x ? 0 : trunc(x); };
-	const arrayLength = () => new RangeErr("Invalid array length");
-
-	// The well-known symbols esbuild's lowered async iteration and using refer to.
-	for (const n of ["asyncIterator", "dispose", "asyncDispose"]) {
-		if (!Symbol[n] && (want(n) || (n === "asyncIterator" && want("fromAsync")))) defineProperty(Symbol, n, { __proto__: null, value: symbolFor("Symbol." + n) });
-	}
-	// Map, Set, Date and RegExp are captured only for the polyfills that use them: touching them
-	// makes goja build their constructors and prototypes.
-	const push = AP.push, pop = AP.pop, Uint8 = G.Uint8Array;
-	let MapC, SetC, DateC, RegExpC, mapGet, mapSet, mapHas, setAdd, mapEntries, setValues, getTime;
-	if (want("structuredClone") || want("groupBy")) {
-		MapC = G.Map; SetC = G.Set; DateC = G.Date; RegExpC = G.RegExp;
-		mapGet = MapC.prototype.get; mapSet = MapC.prototype.set; mapHas = MapC.prototype.has;
-		setAdd = SetC.prototype.add; mapEntries = MapC.prototype.entries; setValues = SetC.prototype.values;
-		getTime = DateC.prototype.getTime;
-	}
-	const cloneError = (msg) => { const e = new BaseError(msg); defineProperty(e, "name", { __proto__: null, value: "DataCloneError" }); return e; };
-
-	// structuredClone for JSON-like values, Date, RegExp, Map, Set, and shared or cyclic
-	// references, without recursion (deep nesting is fine).
-	if (want("structuredClone")) method(G, "structuredClone", { structuredClone(value) {
-		if (arguments.length === 0) throw new TypeErr("structuredClone requires 1 argument");
-		const seen = new MapC();
-		const work = [];
-		const copy = (v) => {
-			if (typeof v === "function") throw cloneError(toStr(v).slice(0, 60) + " could not be cloned.");
-			if (typeof v === "symbol") throw cloneError("Symbol() could not be cloned.");
-			if (v === null || typeof v !== "object") return v;
-			if (call(mapHas, seen, v)) return call(mapGet, seen, v);
-			let out;
-			if (isArray(v)) out = new Array(v.length);
-			else if (v instanceof DateC) out = new DateC(call(getTime, v));
-			else if (v instanceof RegExpC) out = new RegExpC(v.source, v.flags);
-			else if (v instanceof MapC) out = new MapC();
-			else if (v instanceof SetC) out = new SetC();
-			else if (v instanceof BaseError) { out = new BaseError(v.message); if (v.name !== "Error") out.name = v.name; }
-			else out = {};
-			call(mapSet, seen, v, out);
-			call(push, work, [v, out]);
-			return out;
-		};
-		const root = copy(value);
-		while (work.length) {
-			const [src, dst] = call(pop, work);
-			if (src instanceof MapC) {
-				for (const [k, x] of call(mapEntries, src)) call(mapSet, dst, copy(k), copy(x));
-			} else if (src instanceof SetC) {
-				for (const x of call(setValues, src)) call(setAdd, dst, copy(x));
-			} else if (!(src instanceof DateC) && !(src instanceof RegExpC) && !(src instanceof BaseError)) {
-				for (const k of ObjectKeys(src)) defineProperty(dst, k, { __proto__: null, value: copy(src[k]), writable: true, enumerable: true, configurable: true });
-			}
-		}
-		return root;
-	} }.structuredClone);
-
-	if (want("withResolvers")) method(Prom, "withResolvers", { withResolvers() {
-		let resolve, reject;
-		const promise = new this((a, b) => { resolve = a; reject = b; });
-		return { promise, resolve, reject };
-	} }.withResolvers);
-
-	if (want("groupBy")) method(O, "groupBy", { groupBy(items, callback) {
-		if (typeof callback !== "function") throw new TypeErr("callback is not a function");
-		const out = O.create(null);
-		let i = 0;
-		for (const x of items) {
-			const k = callback(x, i++);
-			const key = typeof k === "symbol" ? k : toStr(k);
-			if (hasOwn(out, key)) call(push, out[key], x); else out[key] = [x];
-		}
-		return out;
-	} }.groupBy);
-	if (want("groupBy")) method(G.Map, "groupBy", { groupBy(items, callback) {
-		if (typeof callback !== "function") throw new TypeErr("callback is not a function");
-		const out = new MapC();
-		let i = 0;
-		for (const x of items) {
-			let k = callback(x, i++);
-			if (k === 0) k = 0; // -0 to +0
-			if (call(mapHas, out, k)) call(push, call(mapGet, out, k), x); else call(mapSet, out, k, [x]);
-		}
-		return out;
-	} }.groupBy);
-
-	if (want("fromAsync")) method(Array, "fromAsync", { async fromAsync(items, mapFn = undefined, thisArg = undefined) {
-		if (mapFn !== undefined && typeof mapFn !== "function") throw new TypeErr("mapFn is not a function");
-		if (items === null || items === undefined) throw new TypeErr("items is not iterable");
-		const out = [];
-		const add = async (v, i) => call(push, out, mapFn === undefined ? v : await call(mapFn, thisArg, v, i));
-		const asyncIt = items[Symbol.asyncIterator];
-		if (asyncIt != null || items[iteratorSym] != null) {
-			const it = asyncIt != null ? call(asyncIt, items) : call(items[iteratorSym], items);
-			for (let i = 0; ; i++) {
-				const r = await it.next();
-				if (r.done) break;
-				await add(asyncIt != null ? r.value : await r.value, i);
-			}
-		} else {
-			const o = O(items), len = toInteger(o.length);
-			if (len > maxElements) throw arrayLength();
-			for (let i = 0; i < len; i++) await add(await o[i], i);
-		}
-		return out;
-	} }.fromAsync);
-
-	if (want("queueMicrotask")) method(G, "queueMicrotask", { queueMicrotask(callback) {
-		if (typeof callback !== "function") throw new TypeErr("The \"callback\" argument must be of type function.");
-		Prom.resolve().then(() => callback());
-	} }.queueMicrotask);
-
-	const atob0 = host.atob, btoa0 = host.btoa, encode0 = host.utf8Encode, decode0 = host.utf8Decode;
-	if (want("atob")) method(G, "atob", { atob(data) {
-		if (arguments.length === 0) throw new TypeErr("atob requires 1 argument");
-		return atob0(toStr(data));
-	} }.atob);
-	if (want("btoa")) method(G, "btoa", { btoa(data) {
-		if (arguments.length === 0) throw new TypeErr("btoa requires 1 argument");
-		return btoa0(toStr(data));
-	} }.btoa);
-
-	class TextEncoder {
-		get encoding() { return "utf-8"; }
-		encode(input = "") { return new Uint8(encode0(toStr(input))); }
-		encodeInto(source, destination) {
-			const s = toStr(source);
-			let read = 0, written = 0;
-			for (const ch of s) {
-				const bytes = new Uint8(encode0(ch));
-				if (written + bytes.length > destination.length) break;
-				for (let i = 0; i < bytes.length; i++) destination[written + i] = bytes[i];
-				written += bytes.length;
-				read += ch.length;
-			}
-			return { read, written };
-		}
-	}
-	const labels = ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"];
-	class TextDecoder {
-		#fatal; #ignoreBOM;
-		constructor(label = "utf-8", options = undefined) {
-			const l = toStr(label).trim().toLowerCase();
-			if (!labels.includes(l)) throw new RangeErr("The encoding label provided ('" + toStr(label) + "') is invalid.");
-			this.#fatal = !!(options && options.fatal);
-			this.#ignoreBOM = !!(options && options.ignoreBOM);
-		}
-		get encoding() { return "utf-8"; }
-		get fatal() { return this.#fatal; }
-		get ignoreBOM() { return this.#ignoreBOM; }
-		decode(input = undefined) {
-			if (input === undefined) return "";
-			if (input instanceof ArrayBuffer0) return decode0(input, 0, input.byteLength, this.#fatal, this.#ignoreBOM);
-			const buffer = input && input.buffer;
-			if (!(buffer instanceof ArrayBuffer0)) throw new TypeErr("The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView.");
-			return decode0(buffer, input.byteOffset, input.byteLength, this.#fatal, this.#ignoreBOM);
-		}
-	}
-	if (want("TextEncoder")) method(G, "TextEncoder", TextEncoder);
-	if (want("TextDecoder")) method(G, "TextDecoder", TextDecoder);
-
-})`
+// polyfillSource (js/polyfills.js) evaluates to a function of (limits, host, want) that installs
+// the built-ins goja lacks that want(name) asks for. A run installs those its program's text
+// names (see polyfillsNamed): most programs use none, and building them all cost more than the
+// rest of a trivial run. They capture the intrinsics they use when they are installed, before
+// the program runs.
+//
+//go:embed js/polyfills.js
+var polyfillSource string

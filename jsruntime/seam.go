@@ -39,6 +39,10 @@
 // step (String.prototype.repeat, padStart, padEnd, Array.prototype.join and fill, Array.from,
 // typed-array and ArrayBuffer constructors, reached directly or through a prototype's
 // constructor) throw a RangeError instead of allocating more than a quarter of MaxHeapBytes;
+// built-ins that goja runs recursively in Go or in one long native step (flat, flatMap,
+// toLocaleString, JSON.stringify, regexp split, replacement templates, bind, and String's
+// localeCompare, normalize, replaceAll, split, trims and case mappings) are replaced or capped
+// (GUARDS.md lists every guard and its limit);
 // a regular-expression match that runs RegexpMatchTimeout throws a RangeError (regexp2's
 // DefaultMatchTimeout is set once, process-wide, by the first New); a heap watchdog samples
 // the process heap every 5ms while runs are live and fails them all as worker-exit when it has

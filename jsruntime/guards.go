@@ -1,0 +1,285 @@
+package jsruntime
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/runcode-dev/runcode/jsonv"
+)
+
+// maxNesting caps the nesting the guarded built-ins that walk a value's structure follow
+// (flat, flatMap, JSON.stringify): goja follows it by recursing in Go, and Go's stack is not
+// bounded by MaxStackDepth (a million levels end the process with a fatal stack overflow). It is
+// the JSON depth every other walk keeps to (JSON.parse, the boundary), so what a program can
+// stringify it can parse and return.
+const maxNesting = jsonv.MaxDepth
+
+// slowStringMethods are the String.prototype methods whose single native step takes time
+// proportional to the length of the string (or of the string it compares with), capped so that
+// one call ends within about a quarter of a second on a loaded 2-core machine. goja cannot
+// interrupt a native step: uncapped, a call on tens of millions of characters held its run
+// seconds past a 1s budget. The caps come from measured throughput on non-ASCII strings (the
+// slower case), see GUARDS.md.
+var slowStringMethods = []struct {
+	name   string
+	maxLen int
+	// argIsString: the first argument is converted to a string and capped too.
+	argIsString bool
+	// replaceArg: the second argument is a replacement, bounded (see boundedReplacement).
+	replaceArg bool
+}{
+	{"localeCompare", 1 << 20, true, false},
+	{"normalize", 1 << 21, false, false},
+	{"replace", math.MaxInt, false, true},
+	{"replaceAll", 1 << 21, false, true},
+	{"split", 1 << 21, false, false},
+	{"toLowerCase", 1 << 23, false, false},
+	{"toUpperCase", 1 << 23, false, false},
+	{"toLocaleLowerCase", 1 << 23, false, false},
+	{"toLocaleUpperCase", 1 << 23, false, false},
+	{"trim", 1 << 23, false, false},
+	{"trimStart", 1 << 23, false, false},
+	{"trimEnd", 1 << 23, false, false},
+}
+
+// guardSlowStrings wraps the slowStringMethods with Go functions that convert the receiver (and
+// a string argument) once, refuse strings over the method's cap with a RangeError, and call the
+// original with the converted strings (so a toString with side effects runs once, as natively).
+func (rl *realm) guardSlowStrings(maxString int64) error {
+	vm := rl.vm
+	proto, ok := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)
+	if !ok {
+		return fmt.Errorf("jsruntime: String.prototype is missing")
+	}
+	for _, m := range slowStringMethods {
+		orig, ok := goja.AssertFunction(proto.Get(m.name))
+		if !ok {
+			return fmt.Errorf("jsruntime: String.prototype.%s is missing", m.name)
+		}
+		length := proto.Get(m.name).(*goja.Object).Get("length")
+		name, maxLen, argIsString, replaceArg := m.name, m.maxLen, m.argIsString, m.replaceArg
+		wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+			if goja.IsUndefined(call.This) || goja.IsNull(call.This) {
+				panic(vm.NewTypeError("String.prototype." + name + " called on null or undefined"))
+			}
+			s := rl.cappedString(name, "string", call.This, maxLen)
+			args := call.Arguments
+			if argIsString {
+				args = []goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}
+			}
+			if replaceArg {
+				args = []goja.Value{call.Argument(0), rl.boundedReplacement(s, call.Argument(1), maxString)}
+			}
+			v, err := orig(s, args...)
+			if err != nil {
+				panic(err)
+			}
+			return v
+		}).(*goja.Object)
+		_ = wrapper.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = wrapper.DefineDataProperty("length", length, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cappedString converts v to a string and throws a RangeError naming method when it is longer
+// than maxLen.
+func (rl *realm) cappedString(method, what string, v goja.Value, maxLen int) goja.Value {
+	s := v.ToString()
+	if str, ok := s.(goja.String); ok && str.Length() > maxLen {
+		panic(rl.rangeError(fmt.Sprintf("String.prototype.%s: the %s is %d characters long, over this method's limit of %d",
+			method, what, str.Length(), maxLen)))
+	}
+	return s
+}
+
+// species(C) is C[Symbol.species], read from Go so that the prelude need not build the Symbol
+// constructor.
+func (rl *realm) species(call goja.FunctionCall) goja.Value {
+	o, ok := call.Argument(0).(*goja.Object)
+	if !ok {
+		return goja.Undefined()
+	}
+	if v := o.GetSymbol(goja.SymSpecies); v != nil {
+		return v
+	}
+	return goja.Undefined()
+}
+
+// guardRow is one guarded built-in of the table in GUARDS.md.
+type guardRow struct {
+	// Builtins are the guarded properties, as reached from the global object
+	// ("Array.prototype.flat").
+	Builtins []string
+	// Where the guard is: "prelude.js" (JavaScript) or "Go" (a Go function or proxy).
+	Where string
+	// Limit is what the guard refuses, and how.
+	Limit string
+	// Why is the failure it prevents.
+	Why string
+}
+
+// guardTable is the one list of guarded built-ins. GUARDS.md is rendered from it
+// (TestGuardsDocumented), and TestGuardsInstalled checks that a fresh realm guards exactly
+// these, each refusing its probe.
+var guardTable = []guardRow{
+	{[]string{"String.prototype.repeat", "String.prototype.padStart", "String.prototype.padEnd"}, "prelude.js",
+		"result over maxString characters (a quarter of MaxHeapBytes): RangeError \"Invalid string length\"",
+		"one native step allocates the whole result: 'x'.repeat(2**40) is a fatal out-of-memory error"},
+	{[]string{"Array.prototype.join", "Array.prototype.toLocaleString"}, "prelude.js",
+		"more than maxElements elements or a result over maxString characters: RangeError \"Invalid string length\"; nested arrays recurse through the guard (JavaScript frames, so MaxStackDepth bounds them); a cycle contributes \"\"",
+		"Array(2**32-1).join('x') runs for minutes; goja's toLocaleString recurses in Go on nested arrays (fatal stack overflow) with a quadratic cycle check"},
+	{[]string{"Array.prototype.fill"}, "prelude.js",
+		"more than maxElements elements (maxString / 16): RangeError \"Invalid array length\"",
+		"new Array(1e8).fill(0) runs for a minute in one step"},
+	{[]string{"Array.prototype.map", "Array.prototype.toSorted", "Array.prototype.toReversed", "Array.prototype.with",
+		"Array.prototype.toSpliced", "Array.prototype.sort", "Array.from"}, "prelude.js",
+		"a length over maxElements: RangeError \"Invalid array length\"; the native method sees the length the guard checked",
+		"goja allocates a dense array of the receiver's length up front (Array(2**32-1).map(f) asks for 64 GiB)"},
+	{[]string{"Array.prototype.flat", "Array.prototype.flatMap"}, "prelude.js",
+		"reimplemented without recursion: arrays nested deeper than maxNesting (8,000) levels, or more than maxElements results: RangeError; the loop is JavaScript, so budgets interrupt it",
+		"goja's FlattenIntoArray recurses in Go per level (a self-containing array with flat(Infinity) is a fatal stack overflow) and a DAG (a = [a, a] forty times) makes 2**40 elements in one step"},
+	{[]string{"JSON.stringify"}, "Go",
+		"reimplemented: values nested deeper than maxNesting (8,000) levels, or output over maxString characters: RangeError; cycles found with a set; polls its run every 4,096 values, so a budget ends it",
+		"goja's recurses in Go per level (a million levels: fatal stack overflow), scans the open objects for each object (100,000 deep: 31s at a 1s budget) and builds any output in one step"},
+	{[]string{"RegExp.prototype[Symbol.split]"}, "Go",
+		"reimplemented for ordinary regexps: one exec (through the exec wrapper) per match, searching from each split point, instead of a sticky attempt at every position; subclasses and replaced species get goja's",
+		"goja's generic split converts a non-ASCII subject once per position: 65,536 characters without a match took 24s in one step"},
+	{[]string{"String.prototype.localeCompare"}, "Go",
+		"receiver or argument over 1,048,576 characters: RangeError",
+		"8M non-ASCII characters took 1.9s in one step"},
+	{[]string{"String.prototype.normalize", "String.prototype.split"}, "Go",
+		"receiver over 2,097,152 characters: RangeError",
+		"8M non-ASCII characters took 0.6-0.8s in one step"},
+	{[]string{"String.prototype.replaceAll"}, "Go",
+		"receiver over 2,097,152 characters: RangeError; a replacement template is bounded as for replace",
+		"8M non-ASCII characters took 1.2s in one step"},
+	{[]string{"String.prototype.replace", "RegExp.prototype[Symbol.replace]"}, "Go",
+		"a replacement template that could expand past maxString is expanded by a Go function that counts: expansions past maxString / 2, RangeError \"Invalid string length\"",
+		"\"$`\" expands to the text before each match: 'a'.repeat(1e5).replaceAll('a', '$`') asks for 5e9 characters in one step, a fatal out-of-memory error"},
+	{[]string{"String.prototype.toLowerCase", "String.prototype.toUpperCase", "String.prototype.toLocaleLowerCase",
+		"String.prototype.toLocaleUpperCase", "String.prototype.trim", "String.prototype.trimStart", "String.prototype.trimEnd"}, "Go",
+		"receiver over 8,388,608 characters: RangeError",
+		"tens of millions of characters took seconds in one step (trim: 32M non-ASCII characters, 0.8s; 128M, the one-step allocation cap, about 3s)"},
+	{[]string{"ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
+		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}, "Go",
+		"a proxy whose construct trap refuses more than maxBytes (a quarter of MaxHeapBytes): RangeError",
+		"new ArrayBuffer(2**40) is a fatal out-of-memory error"},
+	{[]string{"Function.prototype.bind"}, "Go",
+		"a bound function's name (\"bound \" + the target's) over 4,096 characters: RangeError",
+		"goja copies the name for each bind: 50,000 chained binds passed a 512 MiB heap in 1.3s"},
+	{[]string{"eval"}, "Go (sourceguard.go)",
+		"source nesting over 5,000 levels (open brackets, braces, parentheses and template substitutions, plus the operator tokens of each open expression) or more than 256 arrow functions nested in one another, measured by a linear scan before goja parses: RangeError; the Function, AsyncFunction and GeneratorFunction constructors (every .constructor that led to them) are guarded the same way; every eval is indirect",
+		"goja's parser and compiler recurse in Go per level: eval or new Function of a million nested brackets is a fatal stack overflow"},
+	{[]string{"JSON.parse"}, "Go (sourceguard.go)",
+		"text nested deeper than 8,000 levels (jsonv.MaxDepth), with more than 1,048,576 structural tokens, or over 32 MiB: RangeError",
+		"goja's JSON.parse recurses in Go per level (ten million '[': fatal stack overflow), and tens of millions of characters take seconds in one step"},
+	{[]string{"RegExp.prototype.exec", "RegExp.prototype.test"}, "Go",
+		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match)",
+		"catastrophic backtracking runs for tens of seconds"},
+}
+
+// renderGuards renders guardTable as the Markdown of GUARDS.md.
+func renderGuards() string {
+	var b strings.Builder
+	b.WriteString(`# Guarded built-ins
+
+Generated from ` + "`guardTable`" + ` in guards.go by ` + "`go test -run TestGuardsDocumented -update`" + `; do not edit
+by hand. TestGuardsInstalled checks that a fresh realm guards exactly these built-ins and that
+each guard refuses what the table says.
+
+goja cannot interrupt a native step and recurses in Go where the specification recurses, so a
+built-in that allocates, loops or recurses in one step is replaced by a guard that refuses
+inputs past a limit with an ordinary, catchable error. The limits:
+
+- maxString = MaxHeapBytes / 4 characters (128Mi characters at the default 512 MiB);
+- maxElements = maxString / 16 (8Mi at the default);
+- maxBytes = MaxHeapBytes / 4;
+- maxNesting = 8,000 levels (jsonv.MaxDepth, the JSON depth everywhere).
+
+| Built-ins | Guard | Limit | Without it |
+| --- | --- | --- | --- |
+`)
+	for _, r := range guardTable {
+		names := make([]string, len(r.Builtins))
+		for i, n := range r.Builtins {
+			names[i] = "`" + n + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", strings.Join(names, ", "), r.Where, mdCell(r.Limit), mdCell(r.Why))
+	}
+	b.WriteString(knownLimits)
+	return b.String()
+}
+
+// knownLimits are the measured paths these guards do not close (2-core machine, shared and
+// loaded; numbers are orders of magnitude).
+const knownLimits = `
+## Not guarded (measured)
+
+- **Recursion through JavaScript frames** (join, toString, toLocaleString of nested arrays;
+  getters, Symbol.toPrimitive, sort comparators, proxy traps calling themselves) ends at
+  MaxStackDepth with "Maximum call stack size exceeded", which goja does not let a program
+  catch: the run fails as an exception.
+- **Regular-expression methods on goja's generic path.** The exec wrapper that turns a match
+  timeout into a RangeError makes goja take its generic path for every regexp method, which
+  converts or compares the whole subject once per match on non-ASCII text: replace, match and
+  split with 32,768 matches in 65,536 characters take about 1s each (split was 2.3s; without
+  matches it was 24s, now 1ms, see RegExp.prototype[Symbol.split]); on ASCII they are 8-20 times
+  slower than goja's own (BenchmarkGuardedBuiltins). Closing this needs goja to report regexp2's
+  timeout instead of "no match", so that exec need not be wrapped.
+- **Bound-function chains whose names do not grow** (a program that redefines each bound
+  function's name) call through Go once per level; building a million of them passes the default
+  heap first, and the watchdog ends the run.
+- **Proxy and prototype chains** recurse in Go per level, but a 4,000,000-deep proxy chain (3 GB
+  of heap) was read without overflowing Go's stack; at the default heap the watchdog stops the
+  construction first (about 2,500,000 proxies).
+- **Linear steps on a string of maxString characters** that are not capped take up to about 0.5s
+  at the default heap (encodeURIComponent 175ms, escape 103ms, JSON.stringify 123ms, lastIndexOf
+  83ms on 32M non-ASCII characters).
+- **flat, flatMap and JSON.stringify are slower** than goja's: flat and flatMap 2.5 times (one
+  level) to 5 times (depth Infinity), JSON.stringify about 1.25 times (BenchmarkGuardedBuiltins).
+`
+
+func mdCell(s string) string {
+	return strings.NewReplacer("|", "\\|", "`", "\\`").Replace(s)
+}
+
+// maxBoundName caps the name a bound function gets ("bound " + the target's name): goja copies
+// the name for each bind, so a chain of binds costs memory quadratic in its length (50,000
+// chained binds passed a 512 MiB heap in 1.3s). At this cap a chain whose names grow ends after
+// about 680 binds, having copied about 3 MB.
+const maxBoundName = 4096
+
+// guardBind wraps Function.prototype.bind with a Go function that refuses to make a bound
+// function whose name would be longer than maxBoundName characters.
+func (rl *realm) guardBind() error {
+	vm := rl.vm
+	proto := rl.intr.functionProto
+	origValue := proto.Get("bind")
+	orig, ok := goja.AssertFunction(origValue)
+	if !ok {
+		return fmt.Errorf("jsruntime: Function.prototype.bind is missing")
+	}
+	wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		if target, ok := call.This.(*goja.Object); ok {
+			if name, ok := target.Get("name").(goja.String); ok && name.Length()+len("bound ") > maxBoundName {
+				panic(rl.rangeError(fmt.Sprintf("Function.prototype.bind: the bound function's name would be %d characters long, over the limit of %d",
+					name.Length()+len("bound "), maxBoundName)))
+			}
+		}
+		v, err := orig(call.This, call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	_ = wrapper.DefineDataProperty("name", vm.ToValue("bind"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = wrapper.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return proto.DefineDataProperty("bind", wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}

@@ -1,0 +1,271 @@
+package jsruntime
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"reflect"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+var update = flag.Bool("update", false, "rewrite GUARDS.md from guardTable")
+
+// TestGuardsDocumented checks that GUARDS.md is guardTable rendered.
+func TestGuardsDocumented(t *testing.T) {
+	want := renderGuards()
+	if *update {
+		if err := os.WriteFile("GUARDS.md", []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile("GUARDS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("GUARDS.md is not guardTable rendered; run go test -run TestGuardsDocumented -update ./jsruntime/")
+	}
+}
+
+// guardProbes are, for each guarded built-in, a program that the guard must refuse, and the
+// start of the message it must refuse it with (empty for a replacement that refuses nothing), in a realm of guardProbeConfig (maxString 4Mi,
+// maxElements 256Ki).
+var guardProbes = map[string][2]string{
+	"String.prototype.repeat":            {`"x".repeat(2 ** 30)`, "Invalid string length"},
+	"String.prototype.padStart":          {`"x".padStart(2 ** 30)`, "Invalid string length"},
+	"String.prototype.padEnd":            {`"x".padEnd(2 ** 30)`, "Invalid string length"},
+	"Array.prototype.join":               {`Array(2 ** 32 - 1).join("x")`, "Invalid string length"},
+	"Array.prototype.toLocaleString":     {`Array(2 ** 32 - 1).toLocaleString()`, "Invalid string length"},
+	"Array.prototype.fill":               {`Array(2 ** 32 - 1).fill(0)`, "Invalid array length"},
+	"Array.prototype.map":                {`Array(2 ** 32 - 1).map((x) => x)`, "Invalid array length"},
+	"Array.prototype.toSorted":           {`Array(2 ** 32 - 1).toSorted()`, "Invalid array length"},
+	"Array.prototype.toReversed":         {`Array(2 ** 32 - 1).toReversed()`, "Invalid array length"},
+	"Array.prototype.with":               {`Array(2 ** 32 - 1).with(0, 1)`, "Invalid array length"},
+	"Array.prototype.toSpliced":          {`Array(2 ** 32 - 1).toSpliced(0, 0)`, "Invalid array length"},
+	"Array.prototype.sort":               {`Array(2 ** 32 - 1).sort()`, "Invalid array length"},
+	"Array.from":                         {`Array.from({ length: 2 ** 32 - 1 })`, "Invalid array length"},
+	"Array.prototype.flat":               {`const a = [1]; a.push(a); a.flat(Infinity)`, "Array.prototype.flat: arrays nested deeper than 8000 levels"},
+	"Array.prototype.flatMap":            {`Array.from({ length: 200000 }, () => 0).flatMap((x) => [x, x])`, "Invalid array length"},
+	"JSON.stringify":                     {`let a = []; for (let i = 0; i < 8001; i++) a = [a]; JSON.stringify(a)`, "JSON.stringify: values nested deeper than 8000 levels"},
+	"String.prototype.localeCompare":     {`"x".localeCompare("é".repeat(2 ** 20 + 1))`, "String.prototype.localeCompare: the argument is 1048577 characters long"},
+	"String.prototype.normalize":         {`"é".repeat(2 ** 21 + 1).normalize()`, "String.prototype.normalize: the string is 2097153"},
+	"String.prototype.replaceAll":        {`"é".repeat(2 ** 21 + 1).replaceAll("a", "b")`, "String.prototype.replaceAll: the string is 2097153"},
+	"String.prototype.replace":           {"\"a\".repeat(1e5).replace(/a/g, \"$`\")", "Invalid string length"},
+	"RegExp.prototype[Symbol.replace]":   {"/a/g[Symbol.replace](\"a\".repeat(1e5), \"$`\")", "Invalid string length"},
+	"RegExp.prototype[Symbol.split]":     {"", ""},
+	"String.prototype.split":             {`"é".repeat(2 ** 21 + 1).split("")`, "String.prototype.split: the string is 2097153"},
+	"String.prototype.toLowerCase":       {`let s = "É"; while (s.length <= 2 ** 23) s += s; s.toLowerCase()`, "String.prototype.toLowerCase: the string is 16777216"},
+	"String.prototype.toUpperCase":       {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.toUpperCase()`, "String.prototype.toUpperCase: the string is 16777216"},
+	"String.prototype.toLocaleLowerCase": {`let s = "É"; while (s.length <= 2 ** 23) s += s; s.toLocaleLowerCase()`, "String.prototype.toLocaleLowerCase: the string is 16777216"},
+	"String.prototype.toLocaleUpperCase": {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.toLocaleUpperCase()`, "String.prototype.toLocaleUpperCase: the string is 16777216"},
+	"String.prototype.trim":              {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.trim()`, "String.prototype.trim: the string is 16777216"},
+	"String.prototype.trimStart":         {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.trimStart()`, "String.prototype.trimStart: the string is 16777216"},
+	"String.prototype.trimEnd":           {`let s = "é"; while (s.length <= 2 ** 23) s += s; s.trimEnd()`, "String.prototype.trimEnd: the string is 16777216"},
+	"ArrayBuffer":                        {`new ArrayBuffer(2 ** 40)`, "Array buffer allocation failed"},
+	"Int8Array":                          {`new Int8Array(2 ** 40)`, "Invalid typed array length"},
+	"Uint8Array":                         {`new Uint8Array(2 ** 40)`, "Invalid typed array length"},
+	"Uint8ClampedArray":                  {`new Uint8ClampedArray(2 ** 40)`, "Invalid typed array length"},
+	"Int16Array":                         {`new Int16Array(2 ** 40)`, "Invalid typed array length"},
+	"Uint16Array":                        {`new Uint16Array(2 ** 40)`, "Invalid typed array length"},
+	"Int32Array":                         {`new Int32Array(2 ** 40)`, "Invalid typed array length"},
+	"Uint32Array":                        {`new Uint32Array(2 ** 40)`, "Invalid typed array length"},
+	"Float32Array":                       {`new Float32Array(2 ** 40)`, "Invalid typed array length"},
+	"Float64Array":                       {`new Float64Array(2 ** 40)`, "Invalid typed array length"},
+	"BigInt64Array":                      {`new BigInt64Array(2 ** 40)`, "Invalid typed array length"},
+	"BigUint64Array":                     {`new BigUint64Array(2 ** 40)`, "Invalid typed array length"},
+	"Function.prototype.bind":            {`let f = function () {}; for (let i = 0; i < 1000; i++) f = f.bind(null)`, "Function.prototype.bind: the bound function's name would be 4099 characters long"},
+	"eval":                               {`eval("[".repeat(6000))`, "eval source nests too deeply"},
+	"JSON.parse":                         {`JSON.parse("[".repeat(9000))`, "JSON.parse: text nests deeper than 8000 levels"},
+	"RegExp.prototype.exec":              {`/^(a|aa)+\1$/.exec("a".repeat(40) + "b")`, "regular expression match exceeded"},
+	"RegExp.prototype.test":              {`/^(a|aa)+\1$/.test("a".repeat(40) + "b")`, "regular expression match exceeded"},
+}
+
+var guardProbeConfig = Config{MaxHeapBytes: 16 << 20}
+
+// builtinFunctions lists, as [path, value] pairs, the functions (and proxies) a realm's built-ins
+// hold in data properties: globalThis.X, X.Y and X.prototype.Y, for the globals of a bare goja
+// runtime (so not the console or the polyfills). No getter runs. X.prototype.constructor is X,
+// checked as X; Symbol.hasInstance on the proxied buffer constructors is instanceof support, not
+// a guard.
+const builtinFunctions = `(names) => {
+	const out = [];
+	const visit = (path, holder) => {
+		for (const k of Reflect.ownKeys(holder)) {
+			if (k === "constructor" || k === Symbol.hasInstance) continue;
+			const d = Object.getOwnPropertyDescriptor(holder, k);
+			const name = typeof k === "symbol" ? "[" + k.description + "]" : "." + k;
+			if ("value" in d && typeof d.value === "function") out.push([path + name, d.value]);
+		}
+	};
+	for (const g of names) {
+		if (g === "globalThis") continue;
+		const d = Object.getOwnPropertyDescriptor(globalThis, g);
+		if (!d || !("value" in d)) continue;
+		const v = d.value;
+		if (typeof v === "function") out.push([g, v]);
+		if (v === null || (typeof v !== "object" && typeof v !== "function")) continue;
+		visit(g, v);
+		const p = Object.getOwnPropertyDescriptor(v, "prototype");
+		if (p && "value" in p && p.value !== null && (typeof p.value === "object" || typeof p.value === "function")) visit(g + ".prototype", p.value);
+	}
+	return out;
+}`
+
+// guardedBuiltins returns the paths of rl's built-ins that are guards: proxies, functions
+// written in JavaScript (the prelude's), or Go functions of this package.
+func guardedBuiltins(t *testing.T, rl *realm) []string {
+	t.Helper()
+	bare := goja.New()
+	names := bare.GlobalObject().GetOwnPropertyNames()
+	fn, err := rl.vm.RunString(builtinFunctions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk, _ := goja.AssertFunction(fn)
+	list, err := walk(goja.Undefined(), rl.vm.ToValue(names))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fnToString := rl.intr.functionProto.Get("toString")
+	toString, _ := goja.AssertFunction(fnToString)
+	var guarded []string
+	pairs := list.(*goja.Object)
+	for i := range pairs.Get("length").ToInteger() {
+		pair := pairs.Get(strconv.FormatInt(i, 10)).(*goja.Object)
+		path := pair.Get("0").String()
+		v := pair.Get("1").(*goja.Object)
+		switch {
+		case v.ExportType() == proxyType:
+			guarded = append(guarded, path)
+		case !nativeSource(t, toString, v):
+			guarded = append(guarded, path)
+		default:
+			if f := reflect.ValueOf(v.Export()); f.Kind() == reflect.Func {
+				if name := runtime.FuncForPC(f.Pointer()).Name(); strings.Contains(name, "runcode/jsruntime.") {
+					guarded = append(guarded, path)
+				}
+			}
+		}
+	}
+	slices.Sort(guarded)
+	return slices.Compact(guarded)
+}
+
+func nativeSource(t *testing.T, toString goja.Callable, f *goja.Object) bool {
+	src, err := toString(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Contains(src.String(), "[native code]")
+}
+
+// TestGuardsInstalled checks that a fresh realm guards exactly the built-ins guardTable lists, and
+// that each guard refuses its probe with the documented error.
+func TestGuardsInstalled(t *testing.T) {
+	g, err := New(guardProbeConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, row := range guardTable {
+		listed = append(listed, row.Builtins...)
+	}
+	slices.Sort(listed)
+	got := guardedBuiltins(t, rl)
+	for _, p := range got {
+		if !slices.Contains(listed, p) {
+			t.Errorf("%s is guarded in a fresh realm but missing from guardTable", p)
+		}
+	}
+	for _, p := range listed {
+		if !slices.Contains(got, p) {
+			t.Errorf("%s is in guardTable but not guarded in a fresh realm", p)
+		}
+	}
+	for _, name := range listed {
+		t.Run(name, func(t *testing.T) {
+			probe, ok := guardProbes[name]
+			if !ok {
+				t.Fatalf("no probe for %s", name)
+			}
+			if probe[0] == "" {
+				t.Skipf("%s refuses nothing: it is a faster equivalent (see guardTable); a hostile case covers it", name)
+			}
+			rl, err := newRealm(g.cfg, g.prelude, nil, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = rl.vm.RunString(probe[0])
+			var ex *goja.Exception
+			if !errors.As(err, &ex) {
+				t.Fatalf("probe %q: err = %v, want a RangeError", probe[0], err)
+			}
+			o, ok := ex.Value().(*goja.Object)
+			if !ok || o.Get("name").String() != "RangeError" || !strings.HasPrefix(o.Get("message").String(), probe[1]) {
+				t.Errorf("probe %q threw %v, want RangeError: %s…", probe[0], ex.Value(), probe[1])
+			}
+		})
+	}
+}
+
+// BenchmarkGuardedBuiltins compares guarded built-ins in a realm with goja's own in a bare
+// runtime, on ordinary inputs.
+func BenchmarkGuardedBuiltins(b *testing.B) {
+	setup := `const rows = []; for (let i = 0; i < 1000; i++) rows.push({id: i, name: "item " + i, tags: ["a", "b"], price: i * 1.5, ok: i % 2 === 0, nested: {x: i, y: "é"}});
+const nested = []; for (let i = 0; i < 10000; i++) nested.push([i, [i]]);
+const text = "lorem ipsum dolor sit amet ".repeat(1000), textU = "lörem ipsum dolor sit amet ".repeat(1000);`
+	cases := []struct{ name, code string }{
+		{"JSON.stringify", `JSON.stringify(rows)`},
+		{"flat", `nested.flat()`},
+		{"flat-Infinity", `nested.flat(Infinity)`},
+		{"flatMap", `nested.flatMap((x) => x)`},
+		{"toUpperCase", `text.toUpperCase()`},
+		{"replace-template", `text.replace(/o/g, "[$&]")`},
+		// Not guards of this table: RegExp.prototype.exec's timeout wrapper puts every regexp
+		// method on goja's generic path, which converts a non-ASCII subject once per match.
+		{"replace-regexp", `text.replace(/o/g, "0")`},
+		{"split-regexp", `text.split(/ /)`},
+		{"split-regexp-nonASCII", `textU.split(/ /)`},
+	}
+	g, err := New(Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Close()
+	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bare := goja.New()
+	for _, vm := range []*goja.Runtime{rl.vm, bare} {
+		if _, err := vm.RunString(setup); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range cases {
+		for _, v := range []struct {
+			name string
+			vm   *goja.Runtime
+		}{{"guarded", rl.vm}, {"goja", bare}} {
+			prg := goja.MustCompile(c.name, c.code, true)
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := v.vm.RunProgram(prg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
