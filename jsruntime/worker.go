@@ -46,23 +46,22 @@ type workerConfig struct {
 
 // frameWriter writes frames; it is safe for concurrent use.
 type frameWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte // encoding buffer, kept while small
 }
 
 func (fw *frameWriter) write(f *frame) error {
-	buf, err := appendFrame(nil, f)
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	buf, err := appendFrame(fw.buf[:0], f)
 	if err != nil {
 		return err
 	}
-	return fw.writeEncoded(buf)
-}
-
-// writeEncoded writes an encoded frame.
-func (fw *frameWriter) writeEncoded(buf []byte) error {
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
-	_, err := fw.w.Write(buf)
+	if cap(buf) <= 64<<10 {
+		fw.buf = buf
+	}
+	_, err = fw.w.Write(buf)
 	return err
 }
 
