@@ -14,9 +14,11 @@ import (
 type flightLedger struct {
 	limit int64
 
-	mu    sync.Mutex
-	bytes int64 // held now
-	peak  int64 // the most ever held
+	mu       sync.Mutex
+	bytes    int64 // held now
+	peak     int64 // the most ever held
+	admitted int   // how many admits succeeded
+	refused  int   // how many admits failed
 }
 
 func newFlightLedger(limit int64) *flightLedger { return &flightLedger{limit: limit} }
@@ -27,8 +29,10 @@ func (l *flightLedger) admit(n int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if n > l.limit-l.bytes {
+		l.refused++
 		return false
 	}
+	l.admitted++
 	l.bytes += n
 	l.peak = max(l.peak, l.bytes)
 	return true
@@ -46,6 +50,13 @@ func (l *flightLedger) held() (now, peak int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.bytes, l.peak
+}
+
+// decisions returns how many admits succeeded and how many failed.
+func (l *flightLedger) decisions() (admitted, refused int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.admitted, l.refused
 }
 
 // refusal is the error a refused sub-call rejects with: what is the program's doing (how many

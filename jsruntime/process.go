@@ -95,8 +95,8 @@ type ProcessPool struct {
 	disposing context.Context // cancelled by Close
 	dispose   context.CancelFunc
 
-	// onRunEnd, when set (by tests), is called with each run's flight ledger when it ends.
-	onRunEnd func(*flightLedger)
+	// onRunStart, when set (by tests), is given each run's flight ledger as the run starts.
+	onRunStart func(*flightLedger)
 
 	mu      sync.Mutex
 	closed  bool
@@ -418,8 +418,8 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	host, cancelHost := context.WithCancel(ctx)
 	defer cancelHost()
 	flight := newFlightLedger(p.cfg.MaxInFlightBytes)
-	if p.onRunEnd != nil {
-		defer p.onRunEnd(flight)
+	if p.onRunStart != nil {
+		p.onRunStart(flight)
 	}
 	wire := make([]wireNamespace, len(req.Bindings))
 	for i, ns := range req.Bindings {
@@ -481,7 +481,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			continue
-		case errors.Is(err, io.EOF):
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			// The worker closed its output: it is dead or dying.
 			w.kill()
 			if pending != nil {
