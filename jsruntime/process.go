@@ -454,12 +454,16 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 		}
 		return led.fail(f), false, true
 	}
+	var set time.Time // the read deadline in force, unless an interrupt moved it
 	for {
 		deadline := wallAt
 		if !killAt.IsZero() {
 			deadline = killAt
 		}
-		_ = w.stdout.SetReadDeadline(deadline)
+		if !deadline.Equal(set) {
+			_ = w.stdout.SetReadDeadline(deadline)
+			set = deadline
+		}
 		// Checked once the deadline is set: an interrupt from now on cuts the read short.
 		if p.isDisposing() {
 			return giveUp(&Failure{Kind: KindAbort, Message: msgDisposed}, true)
@@ -480,6 +484,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 		f, err := w.in.next(flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
+			set = time.Time{} // an interrupt, or the deadline itself: set it again
 			continue
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			// The worker closed its output: it is dead or dying.
