@@ -32,6 +32,9 @@ const (
 	drainWait  = 100 * time.Millisecond
 )
 
+// replyOverhead is what a reply frame's body holds besides its value: the id and the status.
+const replyOverhead = callIDBytes + 1
+
 // minInFlightBytes is the least ProcessConfig.MaxInFlightBytes.
 const minInFlightBytes = 64 << 10
 
@@ -571,7 +574,8 @@ func (p *ProcessPool) call(ctx context.Context, w *worker, req Request, f *frame
 			out.Error = &msg
 		} else if v.IsDefined() {
 			n := valueSize(v, flight.limit)
-			if !flight.admit(n) {
+			// A result the length prefix cannot describe is refused whatever the limit.
+			if n > maxFrameBody-replyOverhead || !flight.admit(n) {
 				msg := flight.refusal("a result", n).Error()
 				out.Error = &msg
 			} else {

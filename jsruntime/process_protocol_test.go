@@ -205,3 +205,50 @@ func TestProcessBadWorkers(t *testing.T) {
 		})
 	}
 }
+
+// TestIsolationsAgreeOnText: text that is not valid UTF-8, and lone surrogates, come out of a
+// program the same in both isolations: the pipe carries strings byte for byte (JSON frames
+// turned invalid UTF-8 into U+FFFD on the way, so even an unchanged round trip through a
+// process-isolated program changed the text, and the isolations disagreed).
+func TestIsolationsAgreeOnText(t *testing.T) {
+	texts := []string{"caf\xe9", "\xff\xfe", "a\xed\xa0\x80b", "ok é"}
+	run := func(rt Runtime) []string {
+		var got []string // appended on the run's goroutine, one call at a time
+		source := Function{Name: "source", Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+			settle(jsonv.StringValue(texts[int(args.AsNumber())]), nil)
+		}}
+		sink := Function{Name: "sink", Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+			got = append(got, args.AsString())
+			settle(args, nil)
+		}}
+		res, err := rt.Run(context.Background(), Request{Bindings: toolsNS(source, sink), Program: `
+			const out = [];
+			for (let i = 0; i < 4; i++) out.push(await tools.sink(await tools.source(i)));
+			return out`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Error != nil {
+			got = append(got, string(res.Error.Kind)+": "+res.Error.Message)
+		} else {
+			for i := range res.Value.Len() {
+				got = append(got, res.Value.Index(i).AsString())
+			}
+		}
+		return got
+	}
+	g, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	p, err := NewProcessPool(ProcessConfig{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	in, out := run(g), run(p)
+	if strings.Join(in, "|") != strings.Join(out, "|") {
+		t.Fatalf("in-process %q\nprocess    %q", in, out)
+	}
+}

@@ -24,8 +24,10 @@ import (
 // it starts a worker process.
 const workerEnv = "RUNCODE_JSRUNTIME_WORKER"
 
-// maxWorkerFrame bounds one frame the worker reads from its parent (a program, a reply).
-const maxWorkerFrame = 1 << 30
+// maxWorkerFrame bounds one frame the worker reads from its parent (a program, a reply): any
+// frame the length prefix can describe. The parent is trusted, and the worker's memory limit
+// bounds what it can hold.
+const maxWorkerFrame = maxFrameBody
 
 // stuckGrace is how long a worker waits for a stopped run to end before it reports the failure
 // and exits: JavaScript stuck in one native step cannot be interrupted.
