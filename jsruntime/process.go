@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,6 +78,13 @@ type ProcessConfig struct {
 	// what the host functions themselves hold while they work). Zero means MaxHeapBytes (the
 	// worker's heap bound: half of MemoryLimit at most); otherwise at least 64 KiB.
 	MaxInFlightBytes int64
+	// WorkerProcs is each worker's GOMAXPROCS. Zero means 1: a worker runs one program at a
+	// time, on one goroutine, and with a second P idle every binding call's reply wakes an idle
+	// thread besides the one that runs the program (measured: a sequential sub-call 31 → 23 µs,
+	// a one-call run 265 → 181 µs on 2 vCPUs). More lets the garbage collector of an
+	// allocation-heavy program use more cores, and the budget timers fire without waiting for
+	// the scheduler to preempt the program (with one P they may fire up to about 10ms late).
+	WorkerProcs int
 }
 
 // ProcessPool is the process-isolated backend of Runtime: each run executes in a warm worker
@@ -124,6 +132,8 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 		return nil, fmt.Errorf("jsruntime: config.Size must be a positive number, got %d", cfg.Size)
 	case cfg.MemoryLimit < 0 || (cfg.MemoryLimit > 0 && cfg.MemoryLimit < 64<<20):
 		return nil, fmt.Errorf("jsruntime: config.MemoryLimit must be at least 64 MiB, got %d", cfg.MemoryLimit)
+	case cfg.WorkerProcs < 0:
+		return nil, fmt.Errorf("jsruntime: config.WorkerProcs must be a positive number, got %d", cfg.WorkerProcs)
 	case cfg.MaxInFlightBytes < 0 || (cfg.MaxInFlightBytes > 0 && cfg.MaxInFlightBytes < minInFlightBytes):
 		return nil, fmt.Errorf("jsruntime: config.MaxInFlightBytes must be at least %d, got %d", minInFlightBytes, cfg.MaxInFlightBytes)
 	}
@@ -137,6 +147,9 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 	cfg.Config = c
 	if cfg.MaxInFlightBytes == 0 {
 		cfg.MaxInFlightBytes = c.MaxHeapBytes
+	}
+	if cfg.WorkerProcs == 0 {
+		cfg.WorkerProcs = 1
 	}
 	if len(cfg.Command) == 0 {
 		exe, err := os.Executable()
@@ -222,7 +235,7 @@ func (h *stderrHead) firstLine() string {
 // "ready".
 func (p *ProcessPool) spawn() (*worker, error) {
 	cmd := exec.Command(p.cfg.Command[0], p.cfg.Command[1:]...)
-	cmd.Env = []string{workerEnv + "=" + p.spec}
+	cmd.Env = []string{workerEnv + "=" + p.spec, "GOMAXPROCS=" + strconv.Itoa(p.cfg.WorkerProcs)}
 	// The parent's ends are non-blocking (os.Pipe registers them with the poller), so a read
 	// can be cut short by a deadline; exec hands the worker its ends in blocking mode.
 	inR, inW, err := os.Pipe()
