@@ -130,6 +130,9 @@ func TestProcessInFlightResultsAreBounded(t *testing.T) {
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
+	// A reply's bytes are released once its write returns, which may be after the worker has
+	// read it and finished.
+	settles.Wait()
 	if now, peak := flight.held(); now != 0 || peak > limit {
 		t.Fatalf("in flight after the run %d, peak %d; want 0 and a peak of at most %d", now, peak, limit)
 	}
