@@ -20,6 +20,17 @@ func benchRegistry(b *testing.B, n int) *registry.Registry {
 
 func benchRegistryWith(b *testing.B, n int, cfg jsruntime.Config) *registry.Registry {
 	b.Helper()
+	rt, err := jsruntime.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return benchRegistryOn(b, n, rt)
+}
+
+// benchRegistryOn is benchRegistry on rt, which it closes when the benchmark ends.
+func benchRegistryOn(b *testing.B, n int, rt jsruntime.ClosableRuntime) *registry.Registry {
+	b.Helper()
+	b.Cleanup(func() { rt.Close() })
 	reg := registry.New()
 	for i := range n {
 		name := "echo"
@@ -38,11 +49,6 @@ func benchRegistryWith(b *testing.B, n int, cfg jsruntime.Config) *registry.Regi
 			b.Fatal(err)
 		}
 	}
-	rt, err := jsruntime.New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { rt.Close() })
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
 		b.Fatal(err)
 	}
@@ -109,4 +115,37 @@ func BenchmarkRunTrivialJSAfterIdle(b *testing.B) {
 // for the cost per sub-call.
 func BenchmarkSubCallSequential(b *testing.B) {
 	benchRun(b, benchRegistry(b, 1), `for (let i = 0; i < 1000; i++) await tools.echo({x: i}); return 1`)
+}
+
+// benchBothIsolations runs code through run_code with n echo tools on a warm runtime of each
+// isolation, side by side: in-process with the default configuration, and a process pool of one
+// worker. calls is how many sub-calls one run makes, for a per-call figure.
+func benchBothIsolations(b *testing.B, n int, code string, calls int) {
+	for _, isolation := range []string{jsruntime.IsolationInProcess, jsruntime.IsolationProcess} {
+		b.Run("isolation="+isolation, func(b *testing.B) {
+			var rt jsruntime.ClosableRuntime
+			var err error
+			if isolation == jsruntime.IsolationProcess {
+				rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
+			} else {
+				rt, err = jsruntime.New(jsruntime.Config{})
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchRun(b, benchRegistryOn(b, n, rt), code)
+			if calls > 1 {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
+			}
+		})
+	}
+}
+
+// BenchmarkProcessRunTrivialJS is RunTrivialJS on each isolation, side by side.
+func BenchmarkProcessRunTrivialJS(b *testing.B) { benchBothIsolations(b, 50, trivialProgram, 1) }
+
+// BenchmarkProcessSubCallSequential is SubCallSequential on each isolation, side by side; ns/call
+// is the cost of one sub-call.
+func BenchmarkProcessSubCallSequential(b *testing.B) {
+	benchBothIsolations(b, 1, `for (let i = 0; i < 1000; i++) await tools.echo({x: i}); return 1`, 1000)
 }

@@ -92,22 +92,42 @@ const byOk = results.reduce((acc, r) => { (acc[r.ok] ??= []).push(r.id); return 
 const total = results.map((r) => r.size).reduce((a, b) => a + b, 0);
 return { total, byOk, first: results.at(0) };`
 
-// BenchmarkProcessIsolation is the trivial program of BenchmarkRuntimeTrivialJS on a warm
-// process pool: the run and its one binding call cross the pipe.
-func BenchmarkProcessIsolation(b *testing.B) {
-	p, err := jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
-	req := jsruntime.Request{Program: `const r = await tools.echo({x: 1}); return r`, Bindings: toolsNamespace(echo("echo"))}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := p.Run(ctx, req)
-		if err != nil || res.Error != nil {
-			b.Fatal(err, res.Error)
+// benchIsolations are the two backends, each with a warm runtime: in-process with the default
+// configuration, and a process pool of one worker.
+var benchIsolations = []struct {
+	name string
+	open func(b *testing.B) jsruntime.ClosableRuntime
+}{
+	{jsruntime.IsolationInProcess, func(b *testing.B) jsruntime.ClosableRuntime { return newRuntime(b, jsruntime.Config{}) }},
+	{jsruntime.IsolationProcess, func(b *testing.B) jsruntime.ClosableRuntime {
+		p, err := jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
+		if err != nil {
+			b.Fatal(err)
 		}
+		return p
+	}},
+}
+
+// benchBothIsolations runs program with an inline echo binding on each isolation, side by side;
+// calls is how many binding calls one run makes, for a per-call figure.
+func benchBothIsolations(b *testing.B, program string, calls int) {
+	for _, iso := range benchIsolations {
+		b.Run("isolation="+iso.name, func(b *testing.B) {
+			rt := iso.open(b)
+			defer rt.Close()
+			req := jsruntime.Request{Program: program, Bindings: toolsNamespace(echo("echo"))}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := rt.Run(ctx, req)
+				if err != nil || res.Error != nil {
+					b.Fatal(err, res.Error)
+				}
+			}
+			if calls > 1 {
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
+			}
+		})
 	}
 }
 
@@ -119,4 +139,18 @@ func BenchmarkSourceNesting(b *testing.B) {
 	for b.Loop() {
 		jsruntime.SourceNesting(src)
 	}
+}
+
+// BenchmarkProcessIsolation is the trivial program of BenchmarkRuntimeTrivialJS (one awaited
+// binding call) on a warm runtime of each isolation: under process isolation the run, its
+// binding call and the result cross the pipe.
+func BenchmarkProcessIsolation(b *testing.B) {
+	benchBothIsolations(b, `const r = await tools.echo({x: 1}); return r`, 1)
+}
+
+// BenchmarkSubCallSequential is 1,000 sequential awaited binding calls in one run, on each
+// isolation; ns/call is the cost of one call (under process isolation, one round trip of the
+// pipe each).
+func BenchmarkSubCallSequential(b *testing.B) {
+	benchBothIsolations(b, `for (let i = 0; i < 1000; i++) await tools.echo({x: i}); return 1`, 1000)
 }

@@ -97,7 +97,7 @@ func (k killAfterWrite) Write(b []byte) (int, error) {
 
 // fakeWorker is a shell command that says "ready" like a worker, then reports a Go runtime
 // abort on its standard error and exits with status 2, as a worker over its memory limit does.
-const fakeWorker = `printf '\000\000\000\015{"t":"ready"}'; echo 'fatal error: runtime: out of memory' >&2; exit 2`
+const fakeWorker = `printf '\000\000\000\000\001'; echo 'fatal error: runtime: out of memory' >&2; exit 2`
 
 // TestProcessWorkerExitSaysWhy: the worker-exit failure carries the first line of what the
 // dead worker wrote to its standard error, and so does the error of a worker that dies while
@@ -146,32 +146,29 @@ func TestProcessLogsDoNotWaitForTheParent(t *testing.T) {
 	}
 	// About 300 KiB of frames for 256 KiB of output: more than the pipe, the parent's reader
 	// and its channel hold.
-	if err := w.out.write(&frame{T: "run", Program: `for (;;) console.log("flood line " + "x".repeat(100))`}); err != nil {
+	if err := w.out.write(&frame{T: frameRun, Program: `for (;;) console.log("flood line " + "x".repeat(100))`}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(budget + budget/2)
-	safety := time.After(time.Minute)
+	_ = w.stdout.SetReadDeadline(time.Now().Add(time.Minute))
 	lines := 0
 	for {
-		select {
-		case f, ok := <-w.frames:
-			if !ok {
-				t.Fatalf("the worker died: %s (%d lines)", w.exitFailure().Message, lines)
+		f, err := w.in.next(nil, p.maxOtherFrame)
+		if err != nil {
+			t.Fatalf("after %d lines: %v (worker: %s)", lines, err, w.exitFailure().Message)
+		}
+		switch f.T {
+		case frameLog:
+			lines++
+		case frameFail:
+			t.Fatalf("fail frame %+v (%d lines)", f.Failure, lines)
+		case frameDone:
+			if e := f.Result.Error; e == nil || e.Kind != KindOutputLimit {
+				t.Fatalf("got %+v after %d lines, want output-limit", e, lines)
 			}
-			switch f.T {
-			case "log":
-				lines++
-			case "fail":
-				t.Fatalf("fail frame %+v (%d lines)", f.Failure, lines)
-			case "done":
-				if e := f.Result.Error; e == nil || e.Kind != KindOutputLimit {
-					t.Fatalf("got %+v after %d lines, want output-limit", e, lines)
-				}
-				p.release(w, true)
-				return
-			}
-		case <-safety:
-			t.Fatalf("no result after %d lines", lines)
+			_ = w.stdout.SetReadDeadline(time.Time{})
+			p.release(w, true)
+			return
 		}
 	}
 }

@@ -21,7 +21,7 @@
 //   - ProcessPool (NewProcessPool) runs each program in a warm worker process, the same binary
 //     re-executed, under a hard OS memory limit (RLIMIT_DATA on Linux, plus
 //     debug.SetMemoryLimit). Host functions stay in the calling process; the worker calls them
-//     back over a pipe (length-prefixed JSON frames), in program order. A worker that dies ends
+//     back over a pipe (length-prefixed binary frames), in program order. A worker that dies ends
 //     its run as worker-exit ("worker exited with code <n> before completing") and is replaced.
 //
 // A binary that uses a ProcessPool must call RunWorkerIfRequested first thing in main (a test

@@ -24,8 +24,10 @@ import (
 // it starts a worker process.
 const workerEnv = "RUNCODE_JSRUNTIME_WORKER"
 
-// maxFrame bounds one protocol frame (a program, a value, a result).
-const maxFrame = 1 << 30
+// maxWorkerFrame bounds one frame the worker reads from its parent (a program, a reply): any
+// frame the length prefix can describe. The parent is trusted, and the worker's memory limit
+// bounds what it can hold.
+const maxWorkerFrame = maxFrameBody
 
 // stuckGrace is how long a worker waits for a stopped run to end before it reports the failure
 // and exits: JavaScript stuck in one native step cannot be interrupted.
@@ -44,82 +46,25 @@ type workerConfig struct {
 	MemoryLimit int64
 }
 
-// frame is one message of the pipe protocol: a 4-byte big-endian length, then this as JSON.
-// Values are jsonv, so key order survives.
-//
-// Parent to worker: "run" (Program, Bindings), "reply" (ID, Value or Error), "abort" (Reason).
-// Worker to parent: "ready" (first, once), "started" (a run was received: first for each run,
-// before any of it runs), "call" (ID, NS, Fn, Value), "log" (Line), "done" (Result), "fail"
-// (Failure; the worker exits next).
-type frame struct {
-	T        string          `json:"t"`
-	Program  string          `json:"program,omitempty"`
-	Bindings []wireNamespace `json:"bindings,omitempty"`
-	ID       int64           `json:"id,omitempty"`
-	NS       int             `json:"ns,omitempty"`
-	Fn       string          `json:"fn,omitempty"`
-	Value    []jsonv.Value   `json:"value,omitempty"` // zero or one value: JSON null survives
-	Error    *string         `json:"error,omitempty"`
-	Line     string          `json:"line,omitempty"`
-	Reason   string          `json:"reason,omitempty"`
-	Result   *wireResult     `json:"result,omitempty"`
-	Failure  *Failure        `json:"failure,omitempty"`
-}
-
-type wireNamespace struct {
-	Global     string      `json:"global"`
-	Functions  []string    `json:"functions"`
-	ErrorClass *ErrorClass `json:"errorClass,omitempty"`
-}
-
-type wireResult struct {
-	Value []jsonv.Value `json:"value,omitempty"` // zero or one value
-	Logs  []string      `json:"logs"`
-	Error *Failure      `json:"error,omitempty"`
-}
-
-func toWire(res Result) *wireResult {
-	w := &wireResult{Logs: res.Logs, Error: res.Error}
-	if res.Value.IsDefined() {
-		w.Value = []jsonv.Value{res.Value}
-	}
-	return w
-}
-
-func fromWire(w *wireResult) Result {
-	res := Result{Logs: w.Logs, Error: w.Error}
-	if len(w.Value) == 1 {
-		res.Value = w.Value[0]
-	}
-	return res
-}
-
 // frameWriter writes frames; it is safe for concurrent use.
 type frameWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	buf []byte // encoding buffer, kept while small
 }
 
 func (fw *frameWriter) write(f *frame) error {
-	buf, err := encodeFrame(f)
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	buf, err := appendFrame(fw.buf[:0], f)
 	if err != nil {
 		return err
 	}
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
+	if cap(buf) <= 64<<10 {
+		fw.buf = buf
+	}
 	_, err = fw.w.Write(buf)
 	return err
-}
-
-// encodeFrame returns f as it travels: its length, then its JSON.
-func encodeFrame(f *frame) ([]byte, error) {
-	body, err := json.Marshal(f)
-	if err != nil {
-		return nil, err
-	}
-	buf := make([]byte, 4, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	return append(buf, body...), nil
 }
 
 // outboxBytes is how much encoded output a worker queues before send waits for the parent.
@@ -128,36 +73,38 @@ const outboxBytes = 1 << 20
 // errOutboxClosed is send's error once the outbox is closed.
 var errOutboxClosed = errors.New("jsruntime: worker output closed")
 
-// outbox sends the worker's frames to the parent in order. send encodes and queues a frame;
-// the goroutine of run writes whatever is queued, many frames per write. So a run does not
-// wait for the parent to read what it logs (a console flood writes thousands of lines, and
-// while the parent is slow to read, waiting in the loop would be charged to the run's compute
-// budget); it waits only while more than outboxBytes are queued, which bounds the worker's
-// memory. It is safe for concurrent use.
+// outbox sends the worker's frames to the parent in order. A frame sent while nothing is queued
+// is written at once by the sender, if the pipe takes it without waiting (tryWrite): so a
+// binding call reaches the parent without a hop to another goroutine. What the pipe does not
+// take is queued, and the goroutine of run writes whatever is queued, many frames per write. So
+// a run does not wait for the parent to read what it logs (a console flood writes thousands of
+// lines, and while the parent is slow to read, waiting in the loop would be charged to the
+// run's compute budget); it waits only while more than outboxBytes are queued, which bounds
+// the worker's memory. It is safe for concurrent use.
 type outbox struct {
-	w    io.Writer
-	done chan struct{} // closed when run returns
+	w io.Writer
+	// tryWrite writes what the pipe takes without waiting and returns how much that was; nil
+	// when w cannot be written without waiting (every frame is then queued).
+	tryWrite func([]byte) (int, error)
+	done     chan struct{} // closed when run returns
 
 	mu      sync.Mutex
 	cond    *sync.Cond // signalled when frames are queued or written, or the outbox closes
 	queue   []byte     // encoded frames not yet taken by run
+	scratch []byte     // encoding buffer of frames written at once
 	writing bool       // run is writing frames it took
 	closed  bool
 	err     error // of the write that failed; frames are dropped since
 }
 
-func newOutbox(w io.Writer) *outbox {
-	o := &outbox{w: w, done: make(chan struct{})}
+func newOutbox(w io.Writer, tryWrite func([]byte) (int, error)) *outbox {
+	o := &outbox{w: w, tryWrite: tryWrite, done: make(chan struct{})}
 	o.cond = sync.NewCond(&o.mu)
 	return o
 }
 
-// send queues f. It fails once the outbox is closed or a write has failed.
+// send writes or queues f. It fails once the outbox is closed or a write has failed.
 func (o *outbox) send(f *frame) error {
-	buf, err := encodeFrame(f)
-	if err != nil {
-		return err
-	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for len(o.queue) > outboxBytes && !o.closed && o.err == nil {
@@ -169,7 +116,33 @@ func (o *outbox) send(f *frame) error {
 	case o.closed:
 		return errOutboxClosed
 	}
-	o.queue = append(o.queue, buf...)
+	if len(o.queue) == 0 && !o.writing && o.tryWrite != nil {
+		buf, err := appendFrame(o.scratch[:0], f)
+		if err != nil {
+			return err
+		}
+		if cap(buf) <= 64<<10 {
+			o.scratch = buf[:0] // keep a small buffer for the next frame
+		}
+		n, err := o.tryWrite(buf)
+		if err != nil {
+			o.err = err
+			o.cond.Broadcast()
+			return err
+		}
+		if n == len(buf) {
+			return nil
+		}
+		buf = buf[n:]
+		o.queue = append(o.queue, buf...)
+		o.cond.Broadcast()
+		return nil
+	}
+	buf, err := appendFrame(o.queue, f)
+	if err != nil {
+		return err
+	}
+	o.queue = buf
 	o.cond.Broadcast()
 	return nil
 }
@@ -184,7 +157,7 @@ func (o *outbox) run() {
 		for len(o.queue) == 0 && !o.closed {
 			o.cond.Wait()
 		}
-		if len(o.queue) == 0 {
+		if len(o.queue) == 0 || o.err != nil {
 			return
 		}
 		out, o.queue = o.queue, out[:0]
@@ -206,7 +179,7 @@ func (o *outbox) run() {
 	}
 }
 
-// flush waits until every frame queued so far has been written, or a write has failed.
+// flush waits until every frame sent so far has been written, or a write has failed.
 func (o *outbox) flush() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -224,24 +197,68 @@ func (o *outbox) close() {
 	o.cond.Broadcast()
 }
 
-func readFrame(r *bufio.Reader) (*frame, error) {
-	var hdr [4]byte
-	if _, err := io.ReadFull(r, hdr[:]); err != nil {
-		return nil, err
+// frameTooLargeError reports a frame longer than its reader accepts.
+type frameTooLargeError struct {
+	t     frameType
+	n     uint32
+	limit int64
+}
+
+func (e *frameTooLargeError) Error() string {
+	return fmt.Sprintf("a %s frame of %d bytes exceeds the limit of %d bytes", e.t, e.n, e.limit)
+}
+
+// readHeader reads the length prefix and type of the next frame.
+func readHeader(r *bufio.Reader) (frameType, uint32, error) {
+	hdr, err := r.Peek(frameHeaderBytes)
+	if err != nil {
+		if err == io.EOF && len(hdr) > 0 {
+			err = io.ErrUnexpectedEOF
+		}
+		return 0, 0, err
 	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if n > maxFrame {
-		return nil, fmt.Errorf("jsruntime: frame of %d bytes", n)
+	n := binary.BigEndian.Uint32(hdr)
+	t := frameType(hdr[4])
+	_, _ = r.Discard(frameHeaderBytes)
+	return t, n, nil
+}
+
+// readBody reads and decodes the n-byte body of a frame of type t. A body that fits r's buffer
+// is decoded in place.
+func readBody(r *bufio.Reader, t frameType, n uint32) (*frame, error) {
+	if int(n) <= r.Size() {
+		body, err := r.Peek(int(n))
+		if err != nil {
+			return nil, unexpectedEOF(err)
+		}
+		f, err := decodeFrame(t, body)
+		_, _ = r.Discard(int(n))
+		return f, err
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, unexpectedEOF(err)
+	}
+	return decodeFrame(t, body)
+}
+
+func unexpectedEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// readFrame reads one frame whose body is at most maxBody bytes.
+func readFrame(r *bufio.Reader, maxBody int64) (*frame, error) {
+	t, n, err := readHeader(r)
+	if err != nil {
 		return nil, err
 	}
-	f := new(frame)
-	if err := json.Unmarshal(body, f); err != nil {
-		return nil, err
+	if int64(n) > maxBody {
+		return nil, &frameTooLargeError{t: t, n: n, limit: maxBody}
 	}
-	return f, nil
+	return readBody(r, t, n)
 }
 
 // RunWorkerIfRequested turns the process into a jsruntime worker when a ProcessPool started it:
@@ -258,11 +275,13 @@ func RunWorkerIfRequested() {
 	if !ok {
 		return
 	}
-	os.Exit(serveWorker(spec, os.Stdin, os.Stdout))
+	in, out, tryWrite := workerPipes()
+	os.Exit(serveWorker(spec, in, out, tryWrite))
 }
 
 // serveWorker applies the memory limits, then runs programs one at a time until stdin closes.
-func serveWorker(spec string, in io.Reader, out io.Writer) int {
+// tryWrite, when not nil, writes to out what it takes without waiting (see outbox).
+func serveWorker(spec string, in io.Reader, out io.Writer, tryWrite func([]byte) (int, error)) int {
 	var wc workerConfig
 	if err := json.Unmarshal([]byte(spec), &wc); err != nil {
 		fmt.Fprintln(os.Stderr, "jsruntime worker: bad configuration:", err)
@@ -283,18 +302,18 @@ func serveWorker(spec string, in io.Reader, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "jsruntime worker:", err)
 		return workerExitBroken
 	}
-	w := &workerServer{rt: rt, out: newOutbox(out), calls: map[int64]func(jsonv.Value, error){}}
+	w := &workerServer{rt: rt, out: newOutbox(out, tryWrite), calls: map[uint64]func(jsonv.Value, error){}}
 	go w.out.run()
 	defer func() {
 		w.out.close()
 		<-w.out.done
 	}()
 	rt.hooks = runHooks{
-		onLog: func(line string) { _ = w.out.send(&frame{T: "log", Line: line}) },
+		onLog: func(line string) { _ = w.out.send(&frame{T: frameLog, Line: line}) },
 		onStuck: func(f *Failure) {
 			// The failure, after the logs queued before it; a parent that does not read
 			// within stuckGrace is not waited for.
-			_ = w.out.send(&frame{T: "fail", Failure: f})
+			_ = w.out.send(&frame{T: frameFail, Failure: f})
 			w.out.close()
 			t := time.NewTimer(stuckGrace)
 			select {
@@ -305,10 +324,10 @@ func serveWorker(spec string, in io.Reader, out io.Writer) int {
 		},
 		stuckGrace: stuckGrace,
 	}
-	if err := w.out.send(&frame{T: "ready"}); err != nil {
+	if err := w.out.send(&frame{T: frameReady}); err != nil {
 		return workerExitBroken
 	}
-	return w.serve(bufio.NewReader(in))
+	return w.serve(bufio.NewReaderSize(in, 64<<10))
 }
 
 // threadReserve is how many OS threads beyond GOMAXPROCS the worker's RLIMIT_DATA leaves room
@@ -359,16 +378,16 @@ type workerServer struct {
 	out *outbox
 
 	mu     sync.Mutex
-	nextID int64
-	calls  map[int64]func(jsonv.Value, error) // settle functions of pending host calls
-	cancel context.CancelCauseFunc            // of the current run
+	nextID uint64
+	calls  map[uint64]func(jsonv.Value, error) // settle functions of pending host calls
+	cancel context.CancelCauseFunc             // of the current run
 	runs   sync.WaitGroup
 }
 
 func (w *workerServer) serve(in *bufio.Reader) int {
 	defer w.runs.Wait()
 	for {
-		f, err := readFrame(in)
+		f, err := readFrame(in, maxWorkerFrame)
 		if err != nil {
 			w.abort("worker input closed")
 			if errors.Is(err, io.EOF) {
@@ -377,11 +396,11 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 			return workerExitBroken
 		}
 		switch f.T {
-		case "run":
+		case frameRun:
 			// Acknowledged, and in the pipe, before any of the program runs: a worker that dies
 			// before the parent reads this cannot have run it, and the parent may start it
 			// elsewhere.
-			err := w.out.send(&frame{T: "started"})
+			err := w.out.send(&frame{T: frameStarted})
 			if err == nil {
 				err = w.out.flush()
 			}
@@ -399,7 +418,7 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 				defer cancel(nil)
 				w.run(ctx, f)
 			}()
-		case "reply":
+		case frameReply:
 			w.mu.Lock()
 			settle := w.calls[f.ID]
 			delete(w.calls, f.ID)
@@ -410,12 +429,10 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 			switch {
 			case f.Error != nil:
 				settle(jsonv.Value{}, errors.New(*f.Error))
-			case len(f.Value) == 1:
-				settle(f.Value[0], nil)
 			default:
-				settle(jsonv.Value{}, nil)
+				settle(f.Value, nil)
 			}
-		case "abort":
+		case frameAbort:
 			w.abort(f.Reason)
 		}
 	}
@@ -446,7 +463,7 @@ func (w *workerServer) run(ctx context.Context, f *frame) {
 	if err != nil {
 		res = Result{Error: &Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}}
 	}
-	_ = w.out.send(&frame{T: "done", Result: toWire(res)})
+	_ = w.out.send(&frame{T: frameDone, Result: &res})
 }
 
 // forward returns a host function that sends the call to the parent.
@@ -457,7 +474,7 @@ func (w *workerServer) forward(ns int, name string) HostFunc {
 		id := w.nextID
 		w.calls[id] = settle
 		w.mu.Unlock()
-		if err := w.out.send(&frame{T: "call", ID: id, NS: ns, Fn: name, Value: []jsonv.Value{args}}); err != nil {
+		if err := w.out.send(&frame{T: frameCall, ID: id, NS: ns, Fn: name, Value: args}); err != nil {
 			settle(jsonv.Value{}, err)
 		}
 	}

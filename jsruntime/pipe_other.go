@@ -1,0 +1,14 @@
+//go:build !unix
+
+package jsruntime
+
+import (
+	"io"
+	"os"
+)
+
+// workerPipes returns the worker's standard input and output; every frame the worker sends is
+// queued for the outbox's goroutine.
+func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
+	return os.Stdin, os.Stdout, nil
+}

@@ -1,0 +1,43 @@
+//go:build unix
+
+package jsruntime
+
+import (
+	"io"
+	"os"
+	"syscall"
+)
+
+// workerPipes returns the worker's standard input and output, made non-blocking so that reads
+// and writes wait in the Go scheduler rather than in a blocked thread, and a tryWrite for the
+// outbox. When the descriptors cannot be made non-blocking, it returns os.Stdin and os.Stdout
+// and no tryWrite.
+func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
+	if syscall.SetNonblock(0, true) != nil || syscall.SetNonblock(1, true) != nil {
+		return os.Stdin, os.Stdout, nil
+	}
+	// NewFile sees the non-blocking flag and registers the descriptors with the poller.
+	in, out := os.NewFile(0, "stdin"), os.NewFile(1, "stdout")
+	rc, err := out.SyscallConn()
+	if err != nil {
+		return in, out, nil
+	}
+	tryWrite := func(b []byte) (int, error) {
+		var n int
+		var werr error
+		if err := rc.Write(func(fd uintptr) bool {
+			n, werr = syscall.Write(int(fd), b)
+			return true // one attempt: never wait for the parent here
+		}); err != nil {
+			return 0, err
+		}
+		if werr == syscall.EAGAIN {
+			return 0, nil
+		}
+		if werr != nil {
+			return 0, &os.PathError{Op: "write", Path: "stdout", Err: werr}
+		}
+		return n, nil
+	}
+	return in, out, tryWrite
+}
