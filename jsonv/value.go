@@ -67,11 +67,11 @@ type object struct {
 // crosses a boundary: Parse, UnmarshalJSON and FromGo refuse deeper input with ErrTooDeep, and
 // runcode's runtimes refuse to pass deeper values to or from a program. Code that walks a value
 // recursively (the encoder, Any, a schema validator, goja) then needs at most this many frames.
-// Real tool data rarely nests beyond a few dozen levels; 8,000 keeps values the JavaScript
-// conformance suite passes through a tool (5,000 levels) and stays inside encoding/json's own
-// limit of 10,000 for the frames that carry values between processes. A level costs goja and
-// the converters well under a KiB of Go stack, so a walk needs a few MiB at most.
-const MaxDepth = 8000
+// Real tool data rarely nests beyond a few dozen levels; the upstream contract supports 5,000
+// levels of nesting everywhere, and a schema of 5,000 nested oneOf is 10,001 JSON levels, so
+// 12,000 keeps both. A level costs goja and the converters well under a KiB of Go stack, so a
+// walk needs a few MiB at most.
+const MaxDepth = 12000
 
 // ErrTooDeep reports a value that nests deeper than MaxDepth.
 var ErrTooDeep = fmt.Errorf("value nests deeper than %d levels", MaxDepth)

@@ -34,8 +34,8 @@ func TestBoundaryDepth(t *testing.T) {
 	forEachIsolation(t, []confCase{
 		{name: "result 200,000 deep", program: build("2e5") + " return v",
 			want: "invalid-output: program completion must be lossless JSON: the value at result[0][0][0]…"},
-		{name: "result one level too deep", program: build("8001") + " return v",
-			want: "…(7976 more)…[0][0][0][0][0][0][0][0][0][0][0][0] nests deeper than 8000 levels"},
+		{name: "result one level too deep", program: build("12001") + " return v",
+			want: "…(11976 more)…[0][0][0][0][0][0][0][0][0][0][0][0] nests deeper than 12000 levels"},
 		{name: "argument 200,000 deep", program: build("2e5") + " try { await tools.echo(v) } catch (e) { return [e.name, e.message] }",
 			fns:  []jsruntime.Function{echo("echo")},
 			want: `["ToolCallError","binding arguments must be lossless JSON: the value at argument[0][0]…`},
@@ -43,9 +43,9 @@ func TestBoundaryDepth(t *testing.T) {
 			fns: []jsruntime.Function{echo("echo")}, want: "7999"},
 		{name: "tool result deeper than MaxDepth", program: "try { await tools.deep({}) } catch (e) { return e.message }",
 			fns:  []jsruntime.Function{returning("deep", nestedArrays(jsonv.MaxDepth+1))},
-			want: `"binding result must be lossless JSON: the value at result nests deeper than 8000 levels"`},
+			want: `"binding result must be lossless JSON: the value at result nests deeper than 12000 levels"`},
 		{name: "tool result at MaxDepth", program: "let r = await tools.deep({}), d = 0; while (Array.isArray(r)) { r = r[0]; d++ } return d",
-			fns: []jsruntime.Function{returning("deep", nestedArrays(jsonv.MaxDepth))}, want: "8000"},
+			fns: []jsruntime.Function{returning("deep", nestedArrays(jsonv.MaxDepth))}, want: "12000"},
 	})
 }
 

@@ -143,10 +143,10 @@ var guardTable = []guardRow{
 		"a length over maxElements: RangeError \"Invalid array length\"; the native method sees the length the guard checked",
 		"goja allocates a dense array of the receiver's length up front (Array(2**32-1).map(f) asks for 64 GiB)"},
 	{[]string{"Array.prototype.flat", "Array.prototype.flatMap"}, "prelude.js",
-		"reimplemented without recursion: arrays nested deeper than maxNesting (8,000) levels, or more than maxElements results: RangeError; the loop is JavaScript, so budgets interrupt it",
+		"reimplemented without recursion: arrays nested deeper than maxNesting (12,000) levels, or more than maxElements results: RangeError; the loop is JavaScript, so budgets interrupt it",
 		"goja's FlattenIntoArray recurses in Go per level (a self-containing array with flat(Infinity) is a fatal stack overflow) and a DAG (a = [a, a] forty times) makes 2**40 elements in one step"},
 	{[]string{"JSON.stringify"}, "Go",
-		"reimplemented: values nested deeper than maxNesting (8,000) levels, or output over maxString characters: RangeError; cycles found with a set; polls its run every 4,096 values, so a budget ends it",
+		"reimplemented: values nested deeper than maxNesting (12,000) levels, or output over maxString characters: RangeError; cycles found with a set; polls its run every 4,096 values, so a budget ends it",
 		"goja's recurses in Go per level (a million levels: fatal stack overflow), scans the open objects for each object (100,000 deep: 31s at a 1s budget) and builds any output in one step"},
 	{[]string{"RegExp.prototype[Symbol.split]"}, "Go",
 		"reimplemented for ordinary regexps: one exec (through the exec wrapper) per match, searching from each split point, instead of a sticky attempt at every position; subclasses and replaced species get goja's",
@@ -178,7 +178,7 @@ var guardTable = []guardRow{
 		"source nesting over 5,000 levels (open brackets, braces, parentheses and template substitutions, plus the operator tokens of each open expression) or more than 256 arrow functions nested in one another, measured by a linear scan before goja parses: RangeError; the Function, AsyncFunction and GeneratorFunction constructors (every .constructor that led to them) are guarded the same way; every eval is indirect",
 		"goja's parser and compiler recurse in Go per level: eval or new Function of a million nested brackets is a fatal stack overflow"},
 	{[]string{"JSON.parse"}, "Go (sourceguard.go)",
-		"text nested deeper than 8,000 levels (jsonv.MaxDepth), with more than 1,048,576 structural tokens, or over 32 MiB: RangeError",
+		"text nested deeper than 12,000 levels (jsonv.MaxDepth), with more than 1,048,576 structural tokens, or over 32 MiB: RangeError",
 		"goja's JSON.parse recurses in Go per level (ten million '[': fatal stack overflow), and tens of millions of characters take seconds in one step"},
 	{[]string{"RegExp.prototype.exec", "RegExp.prototype.test"}, "Go",
 		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match)",
@@ -201,7 +201,7 @@ inputs past a limit with an ordinary, catchable error. The limits:
 - maxString = MaxHeapBytes / 4 characters (128Mi characters at the default 512 MiB);
 - maxElements = maxString / 16 (8Mi at the default);
 - maxBytes = MaxHeapBytes / 4;
-- maxNesting = 8,000 levels (jsonv.MaxDepth, the JSON depth everywhere).
+- maxNesting = 12,000 levels (jsonv.MaxDepth, the JSON depth everywhere).
 
 | Built-ins | Guard | Limit | Without it |
 | --- | --- | --- | --- |

@@ -236,8 +236,14 @@ func TestTypeOfDeepNesting(t *testing.T) {
 
 // TestTypeOfMaxDepth: nodes nested deeper than maxDepth render unknown; the rest is kept.
 func TestTypeOfMaxDepth(t *testing.T) {
+	// Built in Go: parsed JSON text stops at jsonv.MaxDepth, below this limit, but a Go embedder
+	// may build a schema as deep as it likes.
 	nest := func(n int) jsonv.Value {
-		return jsonv.MustParse(strings.Repeat(`{"type":"array","items":`, n) + `{"type":"string"}` + strings.Repeat(`}`, n))
+		v := jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("string")})
+		for range n {
+			v = jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("array")}, jsonv.Member{Key: "items", Value: v})
+		}
+		return v
 	}
 	// maxDepth nodes in all: rendered in full.
 	if got, want := TypeOf(nest(maxDepth-1), 0), "string"+strings.Repeat("[]", maxDepth-1); got != want {

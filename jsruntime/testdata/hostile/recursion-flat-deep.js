@@ -1,4 +1,4 @@
-// A 20,000-deep array flattened: the guard refuses nesting past 8,000 levels; flat and flatMap
+// A 20,000-deep array flattened: the guard refuses nesting past 12,000 levels; flat and flatMap
 // of ordinary depth still work.
 // expect: value: [[1,2,3],[1,2,3,4],"RangeError"]
 // config: compute=5s wall=6s

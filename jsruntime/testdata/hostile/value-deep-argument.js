@@ -6,4 +6,4 @@
 // config: heap=2GiB compute=20s wall=30s serial
 let v = 1;
 for (let i = 0; i < 1.5e6; i++) v = [v];
-try { await tools.echo(v); return "passed"; } catch (e) { return [e.name, e.toolName, e.message.endsWith("nests deeper than 8000 levels")]; }
+try { await tools.echo(v); return "passed"; } catch (e) { return [e.name, e.toolName, e.message.endsWith("nests deeper than 12000 levels")]; }
