@@ -42,7 +42,9 @@
 // built-ins that goja runs recursively in Go or in one long native step (flat, flatMap,
 // toLocaleString, JSON.stringify, regexp split, replacement templates, bind, and String's
 // localeCompare, normalize, replaceAll, split, trims and case mappings) are replaced or capped
-// (GUARDS.md lists every guard and its limit);
+// (GUARDS.md lists every guard and its limit); source text (the program, eval, the Function
+// constructors) is measured by a linear scan before any parser sees it (5,000 levels), and JSON
+// nests at most jsonv.MaxDepth levels wherever it is parsed, stringified or crosses the seam;
 // a regular-expression match that runs RegexpMatchTimeout throws a RangeError (regexp2's
 // DefaultMatchTimeout is set once, process-wide, by the first New); a heap watchdog samples
 // the process heap every 5ms while runs are live and fails them all as worker-exit when it has
@@ -54,6 +56,10 @@
 // # Limits of in-process isolation
 //
 // goja cannot interrupt a native step, and has no heap limit. In-process, therefore:
+//
+//   - a Go fatal error (a stack overflow or an out-of-memory error) cannot be recovered: a
+//     recursive or allocating native path that no guard covers ends the host process (under
+//     ProcessPool it ends the worker: worker-exit);
 //
 //   - string growth by concatenation (let s = "x"; for (;;) s += s) is only caught by the
 //     watchdog after the fact: one concatenation allocates before control returns to
