@@ -65,8 +65,10 @@
 //     watchdog after the fact: one concatenation allocates before control returns to
 //     JavaScript, so the heap overshoots the limit, by up to twice the string's size, and the
 //     run ends only when that step returns (measured: 0.2–10s on a loaded 2-core machine);
+//
 //   - the watchdog's figure is the whole process's heap: the host's own allocations during a
 //     run count against it, and concurrent runs are all failed together;
+//
 //   - a native step that is slow without allocating (a huge sparse array's indexOf, a
 //     regular expression on an enormous input below the match timeout) holds its run past the
 //     budgets until it returns.
