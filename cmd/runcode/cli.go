@@ -49,7 +49,8 @@ Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory
 Signals: a first SIGINT/SIGTERM aborts a run (serve: stops starting runs and lets those in
 flight finish for up to --drain-timeout, then aborts them); a second one exits at once (status
 130 / 143). A run that does not stop within 2s of its abort (stuck in one native step) is
-abandoned: run prints the abort and exits 1; serve exits 1.
+abandoned: run prints the abort and exits 1 (as it does with a timeout for a run still going
+2s past --timeout); serve exits 1.
 
 Run "runcode CMD --help" for the flags of a command.
 `
@@ -195,7 +196,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	res, ended := c.execute(opened.reg, registry.Call{
+	res, ended := c.execute(opened.reg, lim.timeout, registry.Call{
 		CallID: "run-1",
 		Name:   registry.ReservedName,
 		Arguments: jsonv.ObjectValue(
@@ -237,26 +238,30 @@ func (c *cli) runCmd(args []string) (int, error) {
 // execute runs call, the run of `runcode run`, and returns its result. Once the first signal
 // has cancelled the CLI's context, it waits for the run to end at most stuckGrace; a run that
 // has not ended by then is abandoned (ended is false) and res is its abort failure, saying so.
-// An abandoned run's output is lost: the runtime returns it only when the run ends.
-func (c *cli) execute(reg *registry.Registry, call registry.Call) (res registry.Result, ended bool) {
+// Likewise a run still going stuckGrace after its wall-clock ceiling (wall) is abandoned as a
+// timeout. An abandoned run's output is lost: the runtime returns it only when the run ends.
+func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.Call) (res registry.Result, ended bool) {
 	done := make(chan registry.Result, 1) // the run's goroutine never blocks on it, abandoned or not
 	go func() { done <- reg.Execute(c.ctx, call) }()
+	ceiling := time.NewTimer(wall + stuckGrace)
+	defer ceiling.Stop()
+	var f *codemode.RunFailure
 	select {
 	case res := <-done:
 		return res, true
+	case <-ceiling.C:
+		f = &codemode.RunFailure{Kind: jsruntime.KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms); the program did not stop within %v of it", wall.Milliseconds(), stuckGrace)}
 	case <-c.ctx.Done():
+		grace := time.NewTimer(stuckGrace)
+		defer grace.Stop()
+		select {
+		case res := <-done:
+			return res, true
+		case <-grace.C:
+		}
+		f = &codemode.RunFailure{Kind: jsruntime.KindAbort, Message: fmt.Sprintf("%v; the program did not stop within %v", context.Cause(c.ctx), stuckGrace)}
 	}
-	grace := time.NewTimer(stuckGrace)
-	defer grace.Stop()
-	select {
-	case res := <-done:
-		return res, true
-	case <-grace.C:
-	}
-	f := &codemode.RunFailure{
-		Kind:    jsruntime.KindAbort,
-		Message: fmt.Sprintf("%v; the program did not stop within %v and was abandoned (its output so far is lost)", context.Cause(c.ctx), stuckGrace),
-	}
+	f.Message += " and was abandoned (its output so far is lost)"
 	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }
 

@@ -139,6 +139,27 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 	}
 }
 
+// Without a signal, `run` gives up on a run stuckGrace after its wall-clock ceiling (--timeout)
+// and exits 1 with a timeout failure; it used to wait for as long as the step took.
+func TestRunAbandonsAStuckRunAfterItsWallCeiling(t *testing.T) {
+	for _, isolation := range []string{"inprocess", "process"} {
+		t.Run(isolation, func(t *testing.T) {
+			t.Setenv(hangEnv, "1")
+			dir := t.TempDir()
+			prog := filepath.Join(dir, "stuck.ts")
+			os.WriteFile(prog, []byte(stuckProgram), 0o644)
+			p := startCLI(t, "run", "--isolation", isolation, "--cpu", "10m", "--timeout", "1s", "--workspace", dir, prog)
+			waitForFile(t, filepath.Join(dir, "started"), p)
+			code := p.wait(30 * time.Second)
+			out, _ := io.ReadAll(p.lines)
+			want := "Error: code run failed (timeout): wall-clock ceiling reached (1000ms); the program did not stop within 2s of it and was abandoned (its output so far is lost)\n"
+			if code != exitFailed || string(out) != want {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, p.stderr.String())
+			}
+		})
+	}
+}
+
 // A second signal while a first could not end the run exits at once with 128 + its number.
 func TestRunSecondSignalExitsAtOnce(t *testing.T) {
 	t.Setenv(hangEnv, "1")
