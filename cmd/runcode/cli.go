@@ -261,6 +261,11 @@ func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.
 		}
 		f = &codemode.RunFailure{Kind: jsruntime.KindAbort, Message: fmt.Sprintf("%v; the program did not stop within %v", context.Cause(c.ctx), stuckGrace)}
 	}
+	select {
+	case res := <-done: // it ended as the time ran out
+		return res, true
+	default:
+	}
 	f.Message += " and was abandoned (its output so far is lost)"
 	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }

@@ -57,9 +57,9 @@ func runWorkerIfRequested() {
 }
 
 // watchSignals returns a context that the first SIGINT or SIGTERM cancels (a run ends as
-// aborted, or is abandoned after stuckGrace; serve drains); a second one makes the CLI exit at once through exit, with status
-// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process
-// that a signal ended. stop stops watching.
+// aborted, or is abandoned after stuckGrace; serve drains); a second one makes the CLI exit at
+// once through exit, with status 128 + the signal's number (130 for SIGINT, 143 for SIGTERM),
+// as a shell reports a process that a signal ended. stop stops watching.
 func watchSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	signals := make(chan os.Signal, 2)
@@ -115,7 +115,9 @@ func signalExitStatus(sig os.Signal) int {
 // after the abort, and a tool body that ignores cancellation is detached after
 // bridge.DefaultDrainGrace (1s); 2s leaves them a second of margin on a loaded machine, so
 // that they end with their output, while staying well inside the time supervisors allow
-// between SIGTERM and SIGKILL (docker stop: 10s; Kubernetes: 30s; systemd: 90s).
+// between SIGTERM and SIGKILL (docker stop: 10s; Kubernetes: 30s; systemd: 90s). `run` also
+// gives up on a run stuckGrace after its wall-clock ceiling (--timeout), which the runtime
+// cannot enforce on such a step either.
 const stuckGrace = 2 * time.Second
 
 // abandonCloseLimit bounds closing the runtime and the tool sources when a run was abandoned:
@@ -131,7 +133,7 @@ const (
 	exitUsage  = 2 // usage, source or configuration error
 )
 
-// run is the whole CLI behind main, testable in-process.
+// run is the CLI on the given streams, for in-process tests (main goes through cliMain).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	return c.main(args)

@@ -255,16 +255,21 @@ func (c *cli) drain(gate *mcptools.RunGate, timeout time.Duration) bool {
 	go func() { drained <- gate.Drain(ctx) }()
 	giveUp := time.NewTimer(timeout + stuckGrace)
 	defer giveUp.Stop()
+	var err error
 	select {
-	case err := <-drained:
-		if err != nil {
-			fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s\n", timeout)
-		}
-		return true
+	case err = <-drained:
 	case <-giveUp.C:
+		select {
+		case err = <-drained: // they ended as the time ran out
+		default:
+			fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s; %d run(s) did not stop within %s of the abort and were abandoned (their clients get no answer)\n", timeout, gate.Running(), stuckGrace)
+			return false
+		}
 	}
-	fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s; %d run(s) did not stop within %s of the abort and were abandoned (their clients get no answer)\n", timeout, gate.Running(), stuckGrace)
-	return false
+	if err != nil {
+		fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s\n", timeout)
+	}
+	return true
 }
 
 // waitAnswered gives the responses of the runs that just ended answerTimeout to be written.
