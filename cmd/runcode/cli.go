@@ -47,7 +47,10 @@ Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory
   contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
 
 Signals: a first SIGINT/SIGTERM aborts a run (serve: stops starting runs and lets those in
-flight finish for up to --drain-timeout); a second one exits at once (status 130 / 143).
+flight finish for up to --drain-timeout, then aborts them); a second one exits at once (status
+130 / 143). A run that does not stop within 2s of its abort (stuck in one native step) is
+abandoned: run prints the abort and exits 1 (as it does with a timeout for a run still going
+2s past --timeout); serve exits 1.
 
 Run "runcode CMD --help" for the flags of a command.
 `
@@ -58,6 +61,8 @@ type cli struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// wrapRuntime, when set (by tests only), wraps each runtime a command opens.
+	wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime
 }
 
 // usageError is a bad command line (exit status 2).
@@ -184,15 +189,14 @@ func (c *cli) runCmd(args []string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("cannot write trace: %w", err)
 		}
-		defer f.Close()
 		trace = &traceWriter{w: f}
+		defer trace.close()
 	}
-	reg, closeAll, err := codeModeRegistry(&src, lim, trace.event)
+	opened, err := c.codeModeRegistry(&src, lim, trace.event)
 	if err != nil {
 		return 0, err
 	}
-	defer closeAll()
-	res := reg.Execute(c.ctx, registry.Call{
+	res, ended := c.execute(opened.reg, lim.timeout, registry.Call{
 		CallID: "run-1",
 		Name:   registry.ReservedName,
 		Arguments: jsonv.ObjectValue(
@@ -200,6 +204,14 @@ func (c *cli) runCmd(args []string) (int, error) {
 			jsonv.Member{Key: "description", Value: jsonv.StringValue("Run " + filepath.Base(positional[0]))},
 		),
 	})
+	if ended {
+		defer opened.close()
+	} else {
+		// The run goes on: close the trace now so that nothing is written to it after the
+		// outcome; the caller exits, which ends the run.
+		defer opened.abandon(abandonCloseLimit)
+		trace.close()
+	}
 	if err := trace.err(); err != nil {
 		fmt.Fprintln(c.stderr, "runcode: writing trace:", err)
 	}
@@ -221,6 +233,41 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return exitFailed, nil
 	}
 	return exitOK, nil
+}
+
+// execute runs call, the run of `runcode run`, and returns its result. Once the first signal
+// has cancelled the CLI's context, it waits for the run to end at most stuckGrace; a run that
+// has not ended by then is abandoned (ended is false) and res is its abort failure, saying so.
+// Likewise a run still going stuckGrace after its wall-clock ceiling (wall) is abandoned as a
+// timeout. An abandoned run's output is lost: the runtime returns it only when the run ends.
+func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.Call) (res registry.Result, ended bool) {
+	done := make(chan registry.Result, 1) // the run's goroutine never blocks on it, abandoned or not
+	go func() { done <- reg.Execute(c.ctx, call) }()
+	ceiling := time.NewTimer(wall + stuckGrace)
+	defer ceiling.Stop()
+	var f *codemode.RunFailure
+	select {
+	case res := <-done:
+		return res, true
+	case <-ceiling.C:
+		f = &codemode.RunFailure{Kind: jsruntime.KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms); the program did not stop within %v of it", wall.Milliseconds(), stuckGrace)}
+	case <-c.ctx.Done():
+		grace := time.NewTimer(stuckGrace)
+		defer grace.Stop()
+		select {
+		case res := <-done:
+			return res, true
+		case <-grace.C:
+		}
+		f = &codemode.RunFailure{Kind: jsruntime.KindAbort, Message: fmt.Sprintf("%v; the program did not stop within %v", context.Cause(c.ctx), stuckGrace)}
+	}
+	select {
+	case res := <-done: // it ended as the time ran out
+		return res, true
+	default:
+	}
+	f.Message += " and was abandoned (its output so far is lost)"
+	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }
 
 // canonicalJSON returns the --json outcome: the run's canonical value on success, or
@@ -261,10 +308,11 @@ func (c *cli) readProgram(path string) (string, error) {
 	return string(data), nil
 }
 
-// traceWriter writes dispatch events as JSON Lines. A nil *traceWriter discards events.
+// traceWriter writes dispatch events as JSON Lines. A nil *traceWriter discards events, and so
+// does a closed one.
 type traceWriter struct {
 	mu       sync.Mutex
-	w        io.Writer
+	w        io.WriteCloser // nil once closed
 	firstErr error
 }
 
@@ -274,9 +322,28 @@ func (t *traceWriter) event(e bridge.Event) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.w == nil {
+		return
+	}
 	if _, err := t.w.Write(append(jsonv.AppendJSON(nil, e.Value()), '\n')); err != nil && t.firstErr == nil {
 		t.firstErr = err
 	}
+}
+
+// close closes the trace file; later events are discarded. It is idempotent.
+func (t *traceWriter) close() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.w == nil {
+		return
+	}
+	if err := t.w.Close(); err != nil && t.firstErr == nil {
+		t.firstErr = err
+	}
+	t.w = nil
 }
 
 func (t *traceWriter) err() error {
@@ -647,34 +714,66 @@ func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
 	return rt, nil
 }
 
+// openRegistry is a Code Mode registry with the runtime and the tool sources it uses, which the
+// command closes when it ends.
+type openRegistry struct {
+	reg          *registry.Registry
+	rt           jsruntime.ClosableRuntime
+	closeSources func()
+}
+
+// close stops the runtime (the worker processes of process isolation), waiting for the runs in
+// flight, and then the sources.
+func (o *openRegistry) close() {
+	o.rt.Close()
+	o.closeSources()
+}
+
+// abandon closes the runtime and the sources while a run that did not stop is still in flight:
+// both at once, since closing the runtime waits for that run, and for at most limit. The
+// caller exits next; what is not closed by then ends with the process.
+func (o *openRegistry) abandon(limit time.Duration) {
+	done := make(chan struct{}, 2) // the closers never block on it, however late they end
+	go func() { o.rt.Close(); done <- struct{}{} }()
+	go func() { o.closeSources(); done <- struct{}{} }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for range 2 {
+		select {
+		case <-done:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
 // codeModeRegistry loads the sources, opens the runtime the limits describe, installs run_code
 // with the limits' parallelism and presents code, so that run_code is the tool a model (or the
-// CLI) calls. closeAll stops the runtime (the worker processes of process isolation) and then
-// the sources.
-func codeModeRegistry(src *sources, lim limits, events func(bridge.Event)) (reg *registry.Registry, closeAll func(), err error) {
+// CLI) calls.
+func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Event)) (*openRegistry, error) {
 	src.maxWrite = int64(lim.maxWrite)
 	reg, closeSources, err := src.load()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rt, err := lim.runtime()
 	if err != nil {
 		closeSources()
-		return nil, nil, err
+		return nil, err
 	}
-	closeAll = func() {
-		rt.Close()
-		closeSources()
+	if c.wrapRuntime != nil {
+		rt = c.wrapRuntime(rt)
 	}
+	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources}
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel}); err != nil {
-		closeAll()
-		return nil, nil, err
+		o.close()
+		return nil, err
 	}
 	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		closeAll()
-		return nil, nil, err
+		o.close()
+		return nil, err
 	}
-	return reg, closeAll, nil
+	return o, nil
 }
 
 // byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.

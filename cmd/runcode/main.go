@@ -25,16 +25,25 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/runcode-dev/runcode/jsruntime"
 )
 
 func main() {
 	runWorkerIfRequested()
+	os.Exit(cliMain(os.Args[1:], nil))
+}
+
+// cliMain is the CLI as a process: it watches for signals, runs the command on the process's
+// standard streams and returns the exit status. The caller exits with it at once: a run that a
+// signal aborted but that did not stop (see stuckGrace) is still in flight, and exiting is
+// what ends it. wrapRuntime, when set (by tests only), wraps each runtime a command opens.
+func cliMain(args []string, wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime) int {
 	ctx, stop := watchSignals(context.Background(), os.Stderr, os.Exit)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	c := &cli{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, wrapRuntime: wrapRuntime}
+	return c.main(args)
 }
 
 // runWorkerIfRequested serves as a process-isolation worker when this process was started as
@@ -48,9 +57,9 @@ func runWorkerIfRequested() {
 }
 
 // watchSignals returns a context that the first SIGINT or SIGTERM cancels (a run ends as
-// aborted; serve drains); a second one makes the CLI exit at once through exit, with status
-// 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process
-// that a signal ended. stop stops watching.
+// aborted, or is abandoned after stuckGrace; serve drains); a second one makes the CLI exit at
+// once through exit, with status 128 + the signal's number (130 for SIGINT, 143 for SIGTERM),
+// as a shell reports a process that a signal ended. stop stops watching.
 func watchSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	signals := make(chan os.Signal, 2)
@@ -99,6 +108,24 @@ func signalExitStatus(sig os.Signal) int {
 	return 128 + int(syscall.SIGINT)
 }
 
+// stuckGrace is how long a run aborted by a signal may take to end before the CLI gives up on
+// it: the run goes on in one native step the runtime cannot interrupt (or a host function
+// that blocks), and only exiting ends it. The normal ways an abort ends take much less: an
+// in-process run stops at its next instruction, a process-isolation worker is killed 250ms
+// after the abort, and a tool body that ignores cancellation is detached after
+// bridge.DefaultDrainGrace (1s); 2s leaves them a second of margin on a loaded machine, so
+// that they end with their output, while staying well inside the time supervisors allow
+// between SIGTERM and SIGKILL (docker stop: 10s; Kubernetes: 30s; systemd: 90s). `run` also
+// gives up on a run stuckGrace after its wall-clock ceiling (--timeout), which the runtime
+// cannot enforce on such a step either.
+const stuckGrace = 2 * time.Second
+
+// abandonCloseLimit bounds closing the runtime and the tool sources when a run was abandoned:
+// closing waits for runs in flight, and the abandoned one may never end. Whatever is not
+// closed by then ends with the process: worker processes and stdio MCP servers see their
+// standard input close.
+const abandonCloseLimit = 500 * time.Millisecond
+
 // Exit statuses.
 const (
 	exitOK     = 0 // the program succeeded
@@ -106,7 +133,7 @@ const (
 	exitUsage  = 2 // usage, source or configuration error
 )
 
-// run is the whole CLI behind main, testable in-process.
+// run is the CLI on the given streams, for in-process tests (main goes through cliMain).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	return c.main(args)

@@ -380,30 +380,3 @@ func TestServeDrainLetsRunsFinishThenAborts(t *testing.T) {
 		})
 	}
 }
-
-// A second signal ends `run` at once even while the first cannot end the run: here a native step
-// that does not look at interrupts (JSON.stringify of a 100,000-deep array in-process, which ran
-// for about 20 s after a first SIGTERM when this test was written). Should that step become
-// interruptible, the first signal ends the run as aborted (exit 1) and the test still holds.
-func TestRunSecondSignalExitsAtOnce(t *testing.T) {
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "deep.ts")
-	os.WriteFile(prog, []byte(workspaceMarker+`let a = []; for (let i = 0; i < 100000; i++) a = [a]; return JSON.stringify(a).length;`), 0o644)
-	p := startCLI(t, "run", "--isolation", "inprocess", "--cpu", "10m", "--timeout", "10m", "--workspace", dir, prog)
-	waitForFile(t, filepath.Join(dir, "started"), p)
-	time.Sleep(200 * time.Millisecond) // into the stringify
-	p.signal(syscall.SIGTERM)
-	time.Sleep(500 * time.Millisecond)
-	start := time.Now()
-	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Logf("the first signal already ended the run: %v", err)
-	}
-	code := p.wait(3 * time.Second)
-	if code != 128+int(syscall.SIGINT) && code != exitFailed {
-		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
-	}
-	if code == 128+int(syscall.SIGINT) && !strings.Contains(p.stderr.String(), "SIGINT again: exiting at once") {
-		t.Fatalf("stderr:\n%s", p.stderr.String())
-	}
-	t.Logf("exit %d, %s after the second signal", code, time.Since(start))
-}

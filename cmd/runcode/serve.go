@@ -56,7 +56,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.insecureNoAuth, "insecure-no-auth", false, "--http: serve a non-loopback address without a token (anyone who reaches it can run programs)")
 	fs.DurationVar(&s.sessionTimeout, "session-timeout", s.sessionTimeout, "--http: end MCP sessions idle for this long (0: never)")
 	fs.IntVar(&s.maxSessions, "max-sessions", s.maxSessions, "--http: the most live MCP sessions; a new one over the cap gets 503 (0: no cap)")
-	fs.DurationVar(&s.drainTimeout, "drain-timeout", s.drainTimeout, "on SIGINT/SIGTERM, how long runs in flight may finish before they are aborted")
+	fs.DurationVar(&s.drainTimeout, "drain-timeout", s.drainTimeout, "on SIGINT/SIGTERM, how long runs in flight may finish before they are aborted (a run still going 2s after its abort is abandoned, and serve exits 1)")
 }
 
 // validate checks the flags; set names the flags given on the command line.
@@ -139,11 +139,19 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			fmt.Fprintf(c.stderr, "runcode: warning: %s is not a loopback address and --insecure-no-auth is set: anyone who reaches it can run programs against the tools\n", ln.Addr())
 		}
 	}
-	reg, closeAll, err := codeModeRegistry(&src, lim, nil)
+	opened, err := c.codeModeRegistry(&src, lim, nil)
 	if err != nil {
 		return 0, err
 	}
-	defer closeAll()
+	reg := opened.reg
+	abandoned := false
+	defer func() {
+		if abandoned {
+			opened.abandon(abandonCloseLimit)
+		} else {
+			opened.close()
+		}
+	}()
 	gate := mcptools.NewRunGate()
 	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate})
 	if err != nil {
@@ -167,12 +175,20 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) at http://%s%s (%s)\n", tools, ln.Addr(), httpPath, auth)
 		err = c.serveHTTP(ln, h, gate, sf.drainTimeout)
 	}
+	if errors.Is(err, errRunsAbandoned) {
+		abandoned = true
+		return exitFailed, nil // drain said why
+	}
 	if err != nil {
 		fmt.Fprintln(c.stderr, "runcode: serve:", err)
 		return exitFailed, nil
 	}
 	return exitOK, nil
 }
+
+// errRunsAbandoned ends serve when runs did not stop within stuckGrace of their abort at the
+// end of a drain; the process exits without them.
+var errRunsAbandoned = errors.New("runs in flight did not stop after their abort")
 
 // listen listens on addr. Without a token, only a loopback address is served, unless insecure;
 // the address is checked before binding, so a refused address is never bound.
@@ -225,15 +241,35 @@ func hostIsLoopback(host string) bool {
 }
 
 // drain stops starting runs, lets those in flight finish for up to timeout and aborts the rest.
-func (c *cli) drain(gate *mcptools.RunGate, timeout time.Duration) {
+// It reports false when runs have still not ended stuckGrace after their abort (stuck in one
+// native step the runtime cannot interrupt): the server is to exit without them.
+func (c *cli) drain(gate *mcptools.RunGate, timeout time.Duration) bool {
 	if n := gate.Running(); n > 0 {
 		fmt.Fprintf(c.stderr, "runcode: shutting down: waiting up to %s for %d run(s) in flight (signal again to exit at once)\n", timeout, n)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	if err := gate.Drain(ctx); err != nil {
+	// Drain waits for the aborted runs however long they take; an abandoned one leaves this
+	// goroutine waiting with it until the process exits.
+	drained := make(chan error, 1)
+	go func() { drained <- gate.Drain(ctx) }()
+	giveUp := time.NewTimer(timeout + stuckGrace)
+	defer giveUp.Stop()
+	var err error
+	select {
+	case err = <-drained:
+	case <-giveUp.C:
+		select {
+		case err = <-drained: // they ended as the time ran out
+		default:
+			fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s; %d run(s) did not stop within %s of the abort and were abandoned (their clients get no answer)\n", timeout, gate.Running(), stuckGrace)
+			return false
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s\n", timeout)
 	}
+	return true
 }
 
 // waitAnswered gives the responses of the runs that just ended answerTimeout to be written.
@@ -260,7 +296,9 @@ func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags)
 	select {
 	case err = <-served:
 	case <-c.ctx.Done():
-		c.drain(gate, sf.drainTimeout)
+		if !c.drain(gate, sf.drainTimeout) {
+			return errRunsAbandoned
+		}
 		waitAnswered(transport.WaitAnswered)
 		endSession()
 		err = <-served
@@ -292,7 +330,9 @@ func (c *cli) serveHTTP(ln net.Listener, h *mcptools.HTTPHandler, gate *mcptools
 		return err
 	case <-c.ctx.Done():
 	}
-	c.drain(gate, drainTimeout)
+	if !c.drain(gate, drainTimeout) {
+		return errRunsAbandoned
+	}
 	waitAnswered(h.WaitAnswered)
 	h.CloseSessions()
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
