@@ -26,15 +26,7 @@ func TestWriteFileOnFullDiskKeepsOldContent(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	reg := registry.New()
-	if _, err := reg.Register(ws.Tools()...); err != nil {
-		t.Fatal(err)
-	}
+	_, reg := openRegistry(t, dir, Options{})
 	args := jsonv.ObjectValue(member("path", jsonv.StringValue("f.txt")), member("content", jsonv.StringValue(strings.Repeat("new\n", 32<<10))))
 	res := reg.Execute(t.Context(), registry.Call{CallID: "c", Name: "write_file", Arguments: args})
 	if !res.IsError || !strings.Contains(res.Err.Message, `cannot write "f.txt": no space left on device (the file is unchanged)`) {

@@ -39,6 +39,22 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// openRegistry opens a workspace at dir (closed when tb ends) and registers its tools in a new
+// registry.
+func openRegistry(tb testing.TB, dir string, opts Options) (*Workspace, *registry.Registry) {
+	tb.Helper()
+	ws, err := OpenWith(dir, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ws.Close() })
+	reg := registry.New()
+	if _, err := reg.Register(ws.Tools()...); err != nil {
+		tb.Fatal(err)
+	}
+	return ws, reg
+}
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	return newFixtureWith(t, Options{})
@@ -75,15 +91,7 @@ func newFixtureWith(t *testing.T, opts Options) *fixture {
 			t.Fatal(err)
 		}
 	}
-	ws, err := OpenWith(dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	reg := registry.New()
-	if _, err := reg.Register(ws.Tools()...); err != nil {
-		t.Fatal(err)
-	}
+	ws, reg := openRegistry(t, dir, opts)
 	return &fixture{ws: ws, reg: reg, dir: dir, outside: outside}
 }
 
@@ -369,15 +377,7 @@ func TestGlobTruncated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ws, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	reg := registry.New()
-	if _, err := reg.Register(ws.Tools()...); err != nil {
-		t.Fatal(err)
-	}
+	_, reg := openRegistry(t, dir, Options{})
 	res := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "glob", Arguments: jsonv.MustParse(`{"pattern":"*.txt"}`)})
 	if res.IsError {
 		t.Fatal(res.Err.Message)

@@ -231,15 +231,7 @@ func FuzzInvalidUTF8(f *testing.F) {
 // the atomic replacement (temporary file, fsync, rename, directory fsync).
 func BenchmarkWriteFile(b *testing.B) {
 	dir := b.TempDir()
-	ws, err := Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ws.Close()
-	reg := registry.New()
-	if _, err := reg.Register(ws.Tools()...); err != nil {
-		b.Fatal(err)
-	}
+	_, reg := openRegistry(b, dir, Options{})
 	args := jsonv.ObjectValue(member("path", jsonv.StringValue("f.txt")), member("content", jsonv.StringValue(strings.Repeat("x", 4096))))
 	for b.Loop() {
 		if res := reg.Execute(context.Background(), registry.Call{CallID: "c", Name: "write_file", Arguments: args}); res.IsError {
