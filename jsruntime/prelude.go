@@ -78,6 +78,9 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	if err := rl.guardRegexps(); err != nil {
 		return nil, err
 	}
+	if err := rl.guardRegExpConstructor(); err != nil {
+		return nil, err
+	}
 	maxString, maxElements, maxBytes := oneStepLimits(cfg.MaxHeapBytes)
 	if err := rl.guardBuffers(maxBytes); err != nil {
 		return nil, err
