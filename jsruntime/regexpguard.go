@@ -3,6 +3,9 @@ package jsruntime
 import (
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 	jsast "github.com/dop251/goja/ast"
@@ -28,6 +31,12 @@ const (
 	// x{n,m} is written out m times (nested ones multiply), the copies RE2 makes: at the cap RE2
 	// compiles in about 30 ms and allocates about 25 MB.
 	MaxRegexpExpansion = 100_000
+	// MaxRegexpFolded bounds, for a case-insensitive pattern (flag i), the code points its
+	// classes cover ('.' about 1.1M, \W, \S and \D about 2.2M each, a range its span):
+	// regexp2 case-folds each class code point by code point, about 11 ns per code point (100
+	// \W took 2.5s), and goja compiles any pattern with regexp2 when a global or sticky search
+	// starts past 0. At the cap (1<<24: fifteen '.' or seven \W) a compile takes about 0.2s.
+	MaxRegexpFolded = 1 << 24
 )
 
 // Messages of the regexp guard (thrown as RangeError).
@@ -35,12 +44,13 @@ const (
 	msgRegexpTooLong     = "%s: the pattern is %d characters long, over the limit of %d"
 	msgRegexpTooDeep     = "%s: the pattern nests groups more than %d levels deep"
 	msgRegexpTooExpanded = "%s: the pattern's counted repetitions ({n,m}) add more than %d elements"
+	msgRegexpTooFolded   = "%s: the case-insensitive pattern's classes cover more than %d code points ('.' counts 1114112, \\W, \\S and \\D 2228224 each)"
 )
 
 // regexpPatternError returns the message for a pattern over the limits, or "" when it is
 // within them. length is the pattern's length in UTF-16 code units; nesting is checked only when
 // checkNesting (literals are held to the source nesting limit instead, see checkRegexpLiterals).
-func regexpPatternError(what, src string, length int, checkNesting bool) string {
+func regexpPatternError(what, src, flags string, length int, checkNesting bool) string {
 	if length > MaxRegexpSource {
 		return fmt.Sprintf(msgRegexpTooLong, what, length, MaxRegexpSource)
 	}
@@ -50,8 +60,106 @@ func regexpPatternError(what, src string, length int, checkNesting bool) string 
 		return fmt.Sprintf(msgRegexpTooDeep, what, MaxRegexpNesting)
 	case expansion > MaxRegexpExpansion:
 		return fmt.Sprintf(msgRegexpTooExpanded, what, MaxRegexpExpansion)
+	case strings.Contains(flags, "i") && foldedCodePoints(src) > MaxRegexpFolded:
+		return fmt.Sprintf(msgRegexpTooFolded, what, MaxRegexpFolded)
 	}
 	return ""
+}
+
+// Code points of the classes regexp2 case-folds without a shortcut.
+const (
+	dotCodePoints     = 0x110000     // '.': every code point (but the line terminators)
+	negatedCodePoints = 2 * 0x110000 // \W, \S, \D: measured at twice '.'
+)
+
+// foldedCodePoints returns, in one linear pass, an upper bound of the code points regexp2
+// case-folds one by one when it compiles src case-insensitively: '.', \W, \S and \D (in a class
+// or not), and the span of each range in a class. It saturates far past MaxRegexpFolded.
+func foldedCodePoints(src string) int {
+	const ceiling = 1 << 40
+	total := 0
+	add := func(n int) { total = min(total+n, ceiling) }
+	for i := 0; i < len(src); {
+		switch src[i] {
+		case '\\':
+			if i+1 < len(src) && strings.IndexByte("WSD", src[i+1]) >= 0 {
+				add(negatedCodePoints)
+			}
+			i += 2
+		case '.':
+			add(dotCodePoints)
+			i++
+		case '[':
+			i++
+			if i < len(src) && src[i] == '^' {
+				i++
+			}
+			for i < len(src) && src[i] != ']' {
+				if src[i] == '\\' && i+1 < len(src) && strings.IndexByte("WSD", src[i+1]) >= 0 {
+					add(negatedCodePoints)
+					i += 2
+					continue
+				}
+				lo, next := classAtom(src, i)
+				if next+1 < len(src) && src[next] == '-' && src[next+1] != ']' {
+					hi, after := classAtom(src, next+1)
+					add(max(hi-lo+1, 0))
+					i = after
+					continue
+				}
+				i = next
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return total
+}
+
+// classAtom decodes the class character at src[i] (a character or an escape) and returns its
+// code point and the index after it; an escape that is not a character counts as 0.
+func classAtom(src string, i int) (cp, next int) {
+	if src[i] != '\\' {
+		r, size := utf8.DecodeRuneInString(src[i:])
+		return int(r), i + size
+	}
+	if i+1 >= len(src) {
+		return 0, i + 1
+	}
+	hex := func(from, to int) (int, bool) {
+		if to > len(src) || from >= to {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(src[from:to], 16, 32)
+		return int(v), err == nil
+	}
+	switch c := src[i+1]; c {
+	case 'u':
+		if i+2 < len(src) && src[i+2] == '{' {
+			if end := strings.IndexByte(src[i+3:], '}'); end >= 0 {
+				if v, ok := hex(i+3, i+3+end); ok {
+					return v, i + 4 + end
+				}
+			}
+			return 0, i + 2
+		}
+		if v, ok := hex(i+2, i+6); ok {
+			return v, i + 6
+		}
+		return 'u', i + 2
+	case 'x':
+		if v, ok := hex(i+2, i+4); ok {
+			return v, i + 4
+		}
+		return 'x', i + 2
+	default:
+		r, size := utf8.DecodeRuneInString(src[i+1:])
+		if c >= '0' && c <= '9' || strings.ContainsRune("dDwWsSbBfnrtvc", r) {
+			return 0, i + 1 + size
+		}
+		return int(r), i + 1 + size
+	}
 }
 
 // measureRegexp returns, in one linear pass over a JavaScript pattern, the deepest nesting of
@@ -173,29 +281,41 @@ func repetitionCount(src string, i int) (times, end int, ok bool) {
 }
 
 // mayHoldCostlyRegexp reports whether source text could hold a regular-expression literal over
-// the length or expansion limit: only text longer than the length limit, or with a '{' followed
-// by a digit, can. It lets checkRegexpLiterals skip the parse for almost all text.
+// the length, expansion or case-folding limit: only text longer than the length limit, with a
+// '{' followed by a digit, or with a '/' followed by flags that include 'i' can. It lets
+// checkRegexpLiterals skip the parse for most text.
 func mayHoldCostlyRegexp(src string) bool {
 	if len(src) > MaxRegexpSource {
 		return true
 	}
 	for i := 0; i+1 < len(src); i++ {
-		if src[i] == '{' && src[i+1] >= '0' && src[i+1] <= '9' {
-			return true
+		switch src[i] {
+		case '{':
+			if src[i+1] >= '0' && src[i+1] <= '9' {
+				return true
+			}
+		case '/':
+			j := i + 1
+			for j < len(src) && strings.IndexByte("dgimsuvy", src[j]) >= 0 {
+				if src[j] == 'i' {
+					return true
+				}
+				j++
+			}
 		}
 	}
 	return false
 }
 
 // regexpLiteralError returns the message for the first regular-expression literal of prg over
-// the length or expansion limit, or "". goja compiles each literal when it compiles the
+// the length, expansion or case-folding limit, or "". goja compiles each literal when it compiles the
 // program, in one native step, so literals are measured before that. Their nesting needs no
 // check of its own: every '(' of a literal counts toward MaxSourceNesting (5,000 nested
 // lookaheads compile in about 40 ms).
 func regexpLiteralError(what string, prg *jsast.Program) string {
 	msg := ""
 	walkRegexpLiterals(reflect.ValueOf(prg), func(re *jsast.RegExpLiteral) bool {
-		msg = regexpPatternError("regular expression literal in "+what, re.Pattern, utf16Len(re.Pattern), false)
+		msg = regexpPatternError("regular expression literal in "+what, re.Pattern, re.Flags, utf16Len(re.Pattern), false)
 		return msg == ""
 	})
 	return msg
@@ -278,7 +398,14 @@ func (rl *realm) checkedPattern(what string, pattern, flags goja.Value) []goja.V
 			if flags == nil || goja.IsUndefined(flags) {
 				return []goja.Value{pattern}
 			}
-			return []goja.Value{pattern, flags.ToString()}
+			// New flags: case-insensitivity changes the cost (foldedCodePoints).
+			f := flags.ToString()
+			if src, ok := o.Get("source").(goja.String); ok && strings.Contains(f.String(), "i") && src.Length() <= MaxRegexpSource {
+				if msg := regexpPatternError(what, src.String(), f.String(), src.Length(), true); msg != "" {
+					panic(rl.rangeError(msg))
+				}
+			}
+			return []goja.Value{pattern, f}
 		}
 		if rl.isRegExpLike(o) {
 			src := o.Get("source")
@@ -307,7 +434,12 @@ func (rl *realm) checkedStrings(what string, pattern, flags goja.Value) []goja.V
 		if s.Length() <= MaxRegexpSource {
 			src = s.String()
 		}
-		if msg := regexpPatternError(what, src, s.Length(), true); msg != "" {
+		flagString := ""
+		if flags != nil && !goja.IsUndefined(flags) {
+			flags = flags.ToString()
+			flagString = flags.String()
+		}
+		if msg := regexpPatternError(what, src, flagString, s.Length(), true); msg != "" {
 			panic(rl.rangeError(msg))
 		}
 	}

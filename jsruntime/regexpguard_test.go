@@ -181,3 +181,60 @@ func BenchmarkRegexpCompileAtLimits(b *testing.B) {
 		})
 	}
 }
+
+func TestFoldedCodePoints(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    int
+	}{
+		{"abc", 0},
+		{".", 0x110000},
+		{`\W\S\D`, 3 * 2 * 0x110000},
+		{`\w\s\d\.`, 0},
+		{"[a-z]", 26},
+		{`[\u0000-\uffff]`, 0x10000},
+		{`[\u{0}-\u{10ffff}]`, 0x110000},
+		{`[\x00-\xff]`, 256},
+		{`[^\W]`, 2 * 0x110000},
+		{"[.]", 0},
+		{"[a-]", 0},
+		{"[z-a]", 0},
+	} {
+		if got := foldedCodePoints(c.pattern); got != c.want {
+			t.Errorf("foldedCodePoints(%q) = %d, want %d", c.pattern, got, c.want)
+		}
+	}
+}
+
+// TestRegexpCaseFoldingLimit: regexp2 case-folds '.', \W, \S, \D and ranges code point by code
+// point (100 \W with the i flag took 2.5s); the limit applies to case-insensitive patterns only,
+// through every path that sets the flag.
+func TestRegexpCaseFoldingLimit(t *testing.T) {
+	g, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const msg = "the case-insensitive pattern's classes cover more than 16777216 code points ('.' counts 1114112, \\W, \\S and \\D 2228224 each)"
+	for _, c := range []struct{ code, what string }{
+		{`new RegExp("(?=a)" + ".".repeat(16), "i")`, "RegExp"},
+		{`new RegExp(new RegExp("(?=a)" + "\\W".repeat(8)), "gi")`, "RegExp"},
+		{`/x/.compile("(?=a)" + "\\S".repeat(8), "i")`, "RegExp.prototype.compile"},
+		{"eval('/(?=a)' + '\\\\D'.repeat(8) + '/i')", "regular expression literal in eval source"},
+	} {
+		_, err := rl.vm.RunString(c.code)
+		wantRangeError(t, err, c.what+": "+msg)
+	}
+	for _, code := range []string{`new RegExp("(?=a)" + ".".repeat(15), "i")`, `new RegExp("(?=a)" + "\\W".repeat(100), "g")`} {
+		if _, err := rl.vm.RunString(code); err != nil {
+			t.Errorf("%s: %v", code, err)
+		}
+	}
+	if c := transformAndCompile("(async function () {", "return /(?=a)"+strings.Repeat(`\W`, 8)+"/i.test('a')"); !strings.HasPrefix(c.msg, "main.ts: RangeError: regular expression literal in the program: "+msg) {
+		t.Errorf("program: %q", c.msg)
+	}
+}
