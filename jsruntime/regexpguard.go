@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -400,10 +401,8 @@ func (rl *realm) checkedPattern(what string, pattern, flags goja.Value) []goja.V
 			}
 			// New flags: case-insensitivity changes the cost (foldedCodePoints).
 			f := flags.ToString()
-			if src, ok := o.Get("source").(goja.String); ok && strings.Contains(f.String(), "i") && src.Length() <= MaxRegexpSource {
-				if msg := regexpPatternError(what, src.String(), f.String(), src.Length(), true); msg != "" {
-					panic(rl.rangeError(msg))
-				}
+			if strings.Contains(f.String(), "i") {
+				rl.checkSourceFolding(what, o)
 			}
 			return []goja.Value{pattern, f}
 		}
@@ -447,6 +446,26 @@ func (rl *realm) checkedStrings(what string, pattern, flags goja.Value) []goja.V
 		return []goja.Value{pattern, goja.Undefined()}
 	}
 	return []goja.Value{pattern, flags.ToString()}
+}
+
+// sourceGetterProbe evaluates to a function returning RegExp.prototype's source getter, which
+// reads a regexp's internal pattern whatever own source property the program gave it.
+var sourceGetterProbe = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("regexpguard.js", `(function (p) { return Object.getOwnPropertyDescriptor(p, "source").get; })`, true)
+})
+
+// checkSourceFolding throws a RangeError when the pattern of rx, a RegExp, compiled
+// case-insensitively would be over the limits: goja copies regexps with flags it reads from
+// their (program-defined) flags property, through its own constructor when the regexp's
+// constructor is undefined (matchAll, the generic split), so the copy may add the i flag.
+func (rl *realm) checkSourceFolding(what string, rx *goja.Object) {
+	src, ok := rl.invoke(rl.regexpSource, rx, nil).(goja.String)
+	if !ok || src.Length() > MaxRegexpSource {
+		return // measured when rx was made
+	}
+	if msg := regexpPatternError(what, src.String(), "i", src.Length(), false); msg != "" {
+		panic(rl.rangeError(msg))
+	}
 }
 
 // isRegExpLike is IsRegExp for an object that is not a RegExp: a truthy Symbol.match.
@@ -520,6 +539,39 @@ func (rl *realm) guardRegExpConstructor() error {
 		return err
 	}
 	if err := global.DefineDataProperty("RegExp", guarded, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+
+	prg, err := sourceGetterProbe()
+	if err != nil {
+		return err
+	}
+	probe, err := vm.RunProgram(prg)
+	if err != nil {
+		return err
+	}
+	probeFn, _ := goja.AssertFunction(probe)
+	if rl.regexpSource, err = probeFn(goja.Undefined(), proto); err != nil {
+		return err
+	}
+	matchAll, ok := goja.AssertFunction(proto.GetSymbol(goja.SymMatchAll))
+	if !ok {
+		return fmt.Errorf("jsruntime: RegExp.prototype[Symbol.matchAll] is missing")
+	}
+	guardedMatchAll := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+		if o, ok := c.This.(*goja.Object); ok && o.ClassName() == "RegExp" {
+			rl.checkSourceFolding("RegExp.prototype[Symbol.matchAll]", o)
+		}
+		v, err := matchAll(c.This, c.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	if err := nameFunction(vm, guardedMatchAll, "[Symbol.matchAll]", 1); err != nil {
+		return err
+	}
+	if err := proto.DefineDataPropertySymbol(goja.SymMatchAll, guardedMatchAll, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return err
 	}
 
