@@ -164,6 +164,9 @@ func BenchmarkRegexpCompileAtLimits(b *testing.B) {
 		{"named-groups-at-length", namedPattern[:min(len(namedPattern), MaxRegexpSource)], ""},
 		{"backreferences-at-length", "(a)" + strings.Repeat(`\1`, (MaxRegexpSource-3)/2), ""},
 		{"class-at-length-i", "(?=a)[" + strings.Repeat("a-zA-Z0-9", (MaxRegexpSource-7)/9) + "]", "i"},
+		{"case-folding-dots-at-cap-i", "(?=a)" + strings.Repeat(".", 15), "i"},
+		{"case-folding-negated-at-cap-i", "(?=a)" + strings.Repeat(`\W`, 7), "i"},
+		{"case-folding-ranges-at-cap-i", "(?=a)" + strings.Repeat(`[\0-\uffff]`, 256), "i"},
 	}
 	vm := goja.New()
 	ctor, _ := goja.AssertConstructor(vm.Get("RegExp"))
