@@ -180,6 +180,9 @@ var guardTable = []guardRow{
 	{[]string{"JSON.parse"}, "Go (sourceguard.go)",
 		"text nested deeper than 12,000 levels (jsonv.MaxDepth), with more than 1,048,576 structural tokens, or over 32 MiB: RangeError",
 		"goja's JSON.parse recurses in Go per level (ten million '[': fatal stack overflow), and tens of millions of characters take seconds in one step"},
+	{[]string{"RegExp", "RegExp.prototype.compile", "RegExp.prototype[Symbol.matchAll]", "String.prototype.match", "String.prototype.matchAll", "String.prototype.search"}, "Go (regexpguard.go)",
+		"a pattern longer than 262,144 characters, nesting groups more than 1,000 levels deep, whose counted repetitions add more than 100,000 elements when written out (x{n,m} counts m copies, nested ones multiply), or, with the i flag, whose classes cover more than 16,777,216 code points ('.' 1,114,112, \\W \\S \\D twice that, a range its span): RangeError naming the limit. RegExp is a proxy whose call and construct traps measure the pattern (every .constructor, subclass and Reflect path leads to it); compile, match, matchAll and search measure a pattern they would compile from a string or regexp-like object; RegExp.prototype[Symbol.matchAll] and the generic Symbol.split path, which copy a regexp with the flags its flags property names (through goja's own RegExp when its constructor is undefined), measure its pattern as if case-insensitive; regular-expression literals in the program, eval and Function-family text are measured (length, repetitions, case folding) before goja compiles that text, their nesting bounded by the source-nesting limit",
+		"compiling is one native step: regexp2 (lookarounds, backreferences) is quadratic in nested groups (20,000 nested lookaheads: 1s; a million: over 10 minutes at a 2s budget), and RE2 writes out counted repetitions ('a{1000}'.repeat(3000): 0.9s and 700 MB), and regexp2 case-folds class code points one by one (100 \\W with the i flag: 2.5s)"},
 	{[]string{"RegExp.prototype.exec", "RegExp.prototype.test"}, "Go",
 		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match)",
 		"catastrophic backtracking runs for tens of seconds"},
@@ -242,6 +245,11 @@ const knownLimits = `
 - **Linear steps on a string of maxString characters** that are not capped take up to about 0.5s
   at the default heap (encodeURIComponent 175ms, escape 103ms, JSON.stringify 123ms, lastIndexOf
   83ms on 32M non-ASCII characters).
+- **Regular-expression compiles below the limits** take up to about 0.25s on a loaded 2-core
+  machine (BenchmarkRegexpCompileAtLimits: 1,000 nested lookaheads 1.5ms, repetitions at the
+  cap 22ms and 25 MB, 262,144-character patterns 17-35ms; case folding at the cap 0.16-0.23s).
+  A regexp's matchAll, and split on a subclass or replaced species, refuse patterns over the
+  case-folding limit even without the i flag.
 - **flat, flatMap and JSON.stringify are slower** than goja's: flat and flatMap 2.5 times (one
   level) to 5 times (depth Infinity), JSON.stringify about 1.25 times (BenchmarkGuardedBuiltins).
 `

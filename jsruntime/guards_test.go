@@ -82,6 +82,12 @@ var guardProbes = map[string][2]string{
 	"Function.prototype.bind":            {`let f = function () {}; for (let i = 0; i < 1000; i++) f = f.bind(null)`, "Function.prototype.bind: the bound function's name would be 4099 characters long"},
 	"eval":                               {`eval("[".repeat(6000))`, "eval source nests too deeply"},
 	"JSON.parse":                         {`JSON.parse("[".repeat(13000))`, "JSON.parse: text nests deeper than 12000 levels"},
+	"RegExp":                             {`new RegExp("(?=".repeat(1001) + "a" + ")".repeat(1001))`, "RegExp: the pattern nests groups more than 1000 levels deep"},
+	"RegExp.prototype.compile":           {`/a/.compile("a{1000}".repeat(101))`, "RegExp.prototype.compile: the pattern's counted repetitions ({n,m}) add more than 100000"},
+	"RegExp.prototype[Symbol.matchAll]":  {`const r = new RegExp(".".repeat(16), "g"); [...r[Symbol.matchAll]("a")]`, "RegExp.prototype[Symbol.matchAll]: the case-insensitive pattern's classes cover more than 16777216"},
+	"String.prototype.match":             {`"a".match("(".repeat(1001))`, "String.prototype.match: the pattern nests groups more than 1000"},
+	"String.prototype.matchAll":          {`"a".matchAll("a".repeat(2 ** 18 + 1))`, "String.prototype.matchAll: the pattern is 262145 characters long"},
+	"String.prototype.search":            {`"a".search("a{1000}".repeat(101))`, "String.prototype.search: the pattern's counted repetitions"},
 	"RegExp.prototype.exec":              {`/^(a|aa)+\1$/.exec("a".repeat(40) + "b")`, "regular expression match exceeded"},
 	"RegExp.prototype.test":              {`/^(a|aa)+\1$/.test("a".repeat(40) + "b")`, "regular expression match exceeded"},
 }

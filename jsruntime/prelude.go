@@ -63,6 +63,8 @@ type realm struct {
 	// owner is the run the realm serves, set before any of its JavaScript runs: the console and
 	// binding functions, built before the run existed, reach the run through it.
 	owner *run
+	// regexpSource is RegExp.prototype's source getter (see checkSourceFolding).
+	regexpSource goja.Value
 	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
 	generatorsGuarded bool
 }
@@ -76,6 +78,9 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 	vm.SetMaxCallStackSize(cfg.MaxStackDepth)
 	rl := &realm{vm: vm, intr: captureIntrinsics(vm)}
 	if err := rl.guardRegexps(); err != nil {
+		return nil, err
+	}
+	if err := rl.guardRegExpConstructor(); err != nil {
 		return nil, err
 	}
 	maxString, maxElements, maxBytes := oneStepLimits(cfg.MaxHeapBytes)

@@ -84,6 +84,7 @@ func (rl *realm) guardSources() error {
 	guardedEval := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		if src, ok := call.Argument(0).(goja.String); ok {
 			rl.checkSource("eval source", src.String())
+			rl.checkRegexpLiterals("eval source", src.String())
 		}
 		v, err := eval(goja.Undefined(), call.Arguments...)
 		if err != nil {
@@ -212,7 +213,7 @@ func (rl *realm) guardFunctionConstructor(name string, protoValue goja.Value) (*
 		// Convert each argument once (toString may be the program's), measure the source goja
 		// would assemble from them, and pass the strings on.
 		args := make([]goja.Value, len(call.Arguments))
-		var src strings.Builder
+		var src, params strings.Builder
 		for i, a := range call.Arguments {
 			args[i] = a.ToString()
 			if i > 0 && i < len(call.Arguments)-1 {
@@ -221,8 +222,22 @@ func (rl *realm) guardFunctionConstructor(name string, protoValue goja.Value) (*
 				src.WriteString("\n) {\n")
 			}
 			src.WriteString(args[i].String())
+			if i < len(call.Arguments)-1 {
+				if i > 0 {
+					params.WriteByte(',')
+				}
+				params.WriteString(args[i].String())
+			}
 		}
 		rl.checkSource(what, src.String())
+		if wrap, ok := functionSourceWrappers[name]; ok && mayHoldCostlyRegexp(src.String()) {
+			// The text goja parses: the wrapper around the parameters and the body.
+			body := ""
+			if len(args) > 0 {
+				body = args[len(args)-1].String()
+			}
+			rl.checkRegexpLiterals(what, wrap[0]+params.String()+"\n) {\n"+body+wrap[1])
+		}
 		newTarget := call.NewTarget
 		if newTarget == nil || newTarget == guarded {
 			newTarget = orig

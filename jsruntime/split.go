@@ -39,6 +39,9 @@ func (rl *realm) guardSplit() error {
 	wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		rx, ok := call.This.(*goja.Object)
 		if !ok || rx.ClassName() != "RegExp" || rx.ExportType() == proxyType || !plainSpecies(rx, ctor) || !proto.Get("exec").SameAs(execWrapper) {
+			if ok && rx.ClassName() == "RegExp" {
+				rl.checkSourceFolding("RegExp.prototype[Symbol.split]", rx) // goja's copies it with the flags it reads
+			}
 			v, err := orig(call.This, call.Arguments...)
 			if err != nil {
 				panic(err)

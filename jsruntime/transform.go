@@ -114,8 +114,12 @@ func transformAndCompile(prefix, program string) compiled {
 	if msg := sourceNestingError("the program", program); msg != "" {
 		return compiled{msg: sourceFile + ": RangeError: " + msg}
 	}
-	if prg, err := compileWrapped(sourceFile, prefix+program+"\n})"); err == nil {
+	prg, err := compileWrapped(sourceFile, prefix+program+"\n})")
+	if err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program), generators: strings.Contains(program, "*")}
+	}
+	if errors.Is(err, errRegexpLiteral) {
+		return compiled{msg: err.Error()}
 	}
 	res := api.Transform(prefix+program+"\n})", api.TransformOptions{
 		Loader:     api.LoaderTS,
@@ -142,7 +146,7 @@ func transformAndCompile(prefix, program string) compiled {
 	if err != nil {
 		sourceMap = "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(res.Map) + "\n"
 	}
-	prg, err := compileWrapped("main.js", string(res.Code)+sourceMap)
+	prg, err = compileWrapped("main.js", string(res.Code)+sourceMap)
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
@@ -162,8 +166,19 @@ func compileWrapped(name, src string) (*goja.Program, error) {
 	if err := checkWrapper(ast); err != nil {
 		return nil, err
 	}
+	// goja compiles each regular-expression literal while compiling the program, in one
+	// native step: measure them first (regexpguard.go).
+	if mayHoldCostlyRegexp(src) {
+		if msg := regexpLiteralError("the program", ast); msg != "" {
+			return nil, fmt.Errorf("%w: %s", errRegexpLiteral, msg)
+		}
+	}
 	return goja.CompileAST(ast, false)
 }
+
+// errRegexpLiteral is the failure of a program with a regular-expression literal over the
+// limits of regexpguard.go.
+var errRegexpLiteral = errors.New(sourceFile + ": RangeError")
 
 // errOutsideBody is the syntax error of a program that closes its own function body.
 var errOutsideBody = errors.New(sourceFile + ": SyntaxError: the program closes the function body it runs in; write statements only")
