@@ -287,7 +287,6 @@ func (rl *realm) guardBind() error {
 		}
 		return v
 	}).(*goja.Object)
-	_ = wrapper.DefineDataProperty("name", vm.ToValue("bind"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = wrapper.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = nameFunction(vm, wrapper, "bind", 1)
 	return proto.DefineDataProperty("bind", wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }

@@ -434,8 +434,7 @@ func (rl *realm) guardRegexps() error {
 			}
 			return res
 		}).(*goja.Object)
-		_ = wrapper.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		_ = wrapper.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = nameFunction(vm, wrapper, name, 1)
 		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 			return err
 		}

@@ -38,8 +38,7 @@ func (rl *realm) guardReplacements(maxString int64) error {
 		}
 		return v
 	}).(*goja.Object)
-	_ = wrapper.DefineDataProperty("name", vm.ToValue("[Symbol.replace]"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = wrapper.DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = nameFunction(vm, wrapper, "[Symbol.replace]", 2)
 	return proto.DefineDataPropertySymbol(goja.SymReplace, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 

@@ -56,8 +56,7 @@ func (rl *realm) guardSplit() error {
 		}
 		return rl.split(searcher, s, call.Argument(1), strings.ContainsAny(flags, "uv"))
 	}).(*goja.Object)
-	_ = wrapper.DefineDataProperty("name", vm.ToValue("[Symbol.split]"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = wrapper.DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = nameFunction(vm, wrapper, "[Symbol.split]", 2)
 	return proto.DefineDataPropertySymbol(goja.SymSplit, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
