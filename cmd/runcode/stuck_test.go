@@ -26,6 +26,8 @@ import (
 // run. The tests use it rather than such a step because the steps known today get guarded one
 // by one, and a test built on one would stop testing anything once it is. Only this test binary
 // can install it.
+// Its value is the path of a file that hang creates when it starts blocking, so that a test
+// signals the CLI only once the run is really stuck.
 const hangEnv = "RUNCODE_TEST_HANG_BINDING"
 
 // withHangBinding wraps rt so that every run also has the testHooks namespace.
@@ -40,6 +42,7 @@ func (h hangingRuntime) Run(ctx context.Context, req jsruntime.Request) (jsrunti
 	req.Bindings = append(slices.Clip(req.Bindings), jsruntime.Namespace{
 		Global: "testHooks",
 		Functions: []jsruntime.Function{{Name: "hang", Call: func(context.Context, jsonv.Value, func(jsonv.Value, error)) {
+			_ = os.WriteFile(os.Getenv(hangEnv), nil, 0o644)
 			time.Sleep(time.Hour)
 		}}},
 	})
@@ -71,8 +74,8 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 			name += "/json"
 		}
 		t.Run(name, func(t *testing.T) {
-			t.Setenv(hangEnv, "1")
 			dir := t.TempDir()
+			t.Setenv(hangEnv, filepath.Join(dir, "hanging"))
 			prog := filepath.Join(dir, "stuck.ts")
 			os.WriteFile(prog, []byte(stuckProgram), 0o644)
 			tracePath := filepath.Join(t.TempDir(), "trace.jsonl")
@@ -81,8 +84,7 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 				args = append(args, "--json")
 			}
 			p := startCLI(t, args...)
-			waitForFile(t, filepath.Join(dir, "started"), p)
-			time.Sleep(100 * time.Millisecond) // into the hang
+			waitForFile(t, filepath.Join(dir, "hanging"), p)
 			workers := processesInGroup(t, p.cmd.Process.Pid)
 			if c.isolation == "process" && len(workers) == 0 {
 				t.Fatal("found no worker process")
@@ -144,12 +146,12 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 func TestRunAbandonsAStuckRunAfterItsWallCeiling(t *testing.T) {
 	for _, isolation := range []string{"inprocess", "process"} {
 		t.Run(isolation, func(t *testing.T) {
-			t.Setenv(hangEnv, "1")
 			dir := t.TempDir()
+			t.Setenv(hangEnv, filepath.Join(dir, "hanging"))
 			prog := filepath.Join(dir, "stuck.ts")
 			os.WriteFile(prog, []byte(stuckProgram), 0o644)
 			p := startCLI(t, "run", "--isolation", isolation, "--cpu", "10m", "--timeout", "1s", "--workspace", dir, prog)
-			waitForFile(t, filepath.Join(dir, "started"), p)
+			waitForFile(t, filepath.Join(dir, "hanging"), p)
 			code := p.wait(30 * time.Second)
 			out, _ := io.ReadAll(p.lines)
 			want := "Error: code run failed (timeout): wall-clock ceiling reached (1000ms); the program did not stop within 2s of it and was abandoned (its output so far is lost)\n"
@@ -162,12 +164,12 @@ func TestRunAbandonsAStuckRunAfterItsWallCeiling(t *testing.T) {
 
 // A second signal while a first could not end the run exits at once with 128 + its number.
 func TestRunSecondSignalExitsAtOnce(t *testing.T) {
-	t.Setenv(hangEnv, "1")
 	dir := t.TempDir()
+	t.Setenv(hangEnv, filepath.Join(dir, "hanging"))
 	prog := filepath.Join(dir, "stuck.ts")
 	os.WriteFile(prog, []byte(stuckProgram), 0o644)
 	p := startCLI(t, "run", "--isolation", "inprocess", "--cpu", "10m", "--timeout", "10m", "--workspace", dir, prog)
-	waitForFile(t, filepath.Join(dir, "started"), p)
+	waitForFile(t, filepath.Join(dir, "hanging"), p)
 	p.signal(syscall.SIGTERM)
 	time.Sleep(stuckGrace / 4)
 	start := time.Now()
@@ -185,13 +187,12 @@ func TestRunSecondSignalExitsAtOnce(t *testing.T) {
 func TestServeDrainAbandonsStuckRuns(t *testing.T) {
 	for _, isolation := range []string{"inprocess", "process"} {
 		t.Run(isolation, func(t *testing.T) {
-			t.Setenv(hangEnv, "1")
 			dir := t.TempDir()
+			t.Setenv(hangEnv, filepath.Join(dir, "hanging"))
 			p := startCLI(t, "serve", "--stdio", "--isolation", isolation, "--workspace", dir, "--cpu", "10m", "--timeout", "10m", "--drain-timeout", "300ms")
 			p.initialize()
 			p.callRunCode(2, stuckProgram)
-			waitForFile(t, filepath.Join(dir, "started"), p)
-			time.Sleep(100 * time.Millisecond) // into the hang
+			waitForFile(t, filepath.Join(dir, "hanging"), p)
 			workers := processesInGroup(t, p.cmd.Process.Pid)
 			start := time.Now()
 			p.signal(syscall.SIGTERM)

@@ -15,7 +15,7 @@ func TestMain(m *testing.M) {
 	runWorkerIfRequested()
 	if os.Getenv(cliEnv) == "1" {
 		var wrap func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime
-		if os.Getenv(hangEnv) == "1" {
+		if os.Getenv(hangEnv) != "" {
 			wrap = withHangBinding
 		}
 		os.Exit(cliMain(os.Args[1:], wrap))
