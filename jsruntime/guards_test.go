@@ -94,6 +94,21 @@ var guardProbes = map[string][2]string{
 
 var guardProbeConfig = Config{MaxHeapBytes: 16 << 20}
 
+// freshRealm prepares a realm of a runtime with cfg, as a run gets one.
+func freshRealm(tb testing.TB, cfg Config) *realm {
+	tb.Helper()
+	g, err := New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { g.Close() })
+	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rl
+}
+
 // builtinFunctions lists, as [path, value] pairs, the functions (and proxies) a realm's built-ins
 // hold in data properties: globalThis.X, X.Y and X.prototype.Y, for the globals of a bare goja
 // runtime (so not the console or the polyfills). No getter runs. X.prototype.constructor is X,
@@ -244,15 +259,7 @@ const text = "lorem ipsum dolor sit amet ".repeat(1000), textU = "lörem ipsum d
 		{"split-regexp", `text.split(/ /)`},
 		{"split-regexp-nonASCII", `textU.split(/ /)`},
 	}
-	g, err := New(Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer g.Close()
-	rl, err := newRealm(g.cfg, g.prelude, nil, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	rl := freshRealm(b, Config{})
 	bare := goja.New()
 	for _, vm := range []*goja.Runtime{rl.vm, bare} {
 		if _, err := vm.RunString(setup); err != nil {

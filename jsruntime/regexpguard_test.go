@@ -46,15 +46,7 @@ func TestMeasureRegexp(t *testing.T) {
 // TestRegexpGuardLimits: every entry point that compiles a pattern accepts one at each limit and
 // refuses one just past it with a RangeError naming the limit.
 func TestRegexpGuardLimits(t *testing.T) {
-	g, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	rl, err := newRealm(g.cfg, g.prelude, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rl := freshRealm(t, Config{})
 	nested := func(n int) string { return strings.Repeat("(?=", n) + "a" + strings.Repeat(")", n) }
 	patterns := []struct {
 		name, ok, over, msg string
@@ -104,15 +96,7 @@ func TestRegexpLiteralsAreMeasured(t *testing.T) {
 	if c := transformAndCompile("(async function () {", "return "+ok+".test('a')"); c.msg != "" {
 		t.Errorf("program at the limit: %q", c.msg)
 	}
-	g, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	rl, err := newRealm(g.cfg, g.prelude, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rl := freshRealm(t, Config{})
 	if err := rl.guardGenerators(); err != nil { // as run setup does for source with a '*'
 		t.Fatal(err)
 	}
@@ -213,15 +197,7 @@ func TestFoldedCodePoints(t *testing.T) {
 // point (100 \W with the i flag took 2.5s); the limit applies to case-insensitive patterns only,
 // through every path that sets the flag.
 func TestRegexpCaseFoldingLimit(t *testing.T) {
-	g, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	rl, err := newRealm(g.cfg, g.prelude, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rl := freshRealm(t, Config{})
 	const msg = "the case-insensitive pattern's classes cover more than 16777216 code points ('.' counts 1114112, \\W, \\S and \\D 2228224 each)"
 	for _, c := range []struct{ code, what string }{
 		{`new RegExp("(?=a)" + ".".repeat(16), "i")`, "RegExp"},
