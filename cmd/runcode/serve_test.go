@@ -132,23 +132,7 @@ func TestServeHTTP(t *testing.T) {
 	go func() {
 		exit <- run(ctx, []string{"serve", "--http", "127.0.0.1:0", "--isolation", "inprocess", "--workspace", dir}, strings.NewReader(""), &stdout, &stderr)
 	}()
-	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
-	var endpoint string
-	for deadline := time.Now().Add(10 * time.Second); endpoint == ""; {
-		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
-			endpoint = m[1]
-			break
-		}
-		select {
-		case code := <-exit:
-			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not report its address; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	endpoint := waitForEndpoint(t, &stderr, exit)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, nil)
 	if err != nil {
@@ -193,6 +177,26 @@ func startServeHTTP(t *testing.T, args ...string) string {
 	return endpoint
 }
 
+// waitForEndpoint waits for serve --http to report its endpoint on stderr, failing the test when
+// serve exits first or takes longer than 10s.
+func waitForEndpoint(t *testing.T, stderr *lockedBuffer, exited <-chan int) string {
+	t.Helper()
+	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case code := <-exited:
+			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not report its address; stderr:\n%s", stderr.String())
+		}
+	}
+}
+
 // startServeHTTPControlled is startServeHTTP that also returns the function that stands for the
 // first signal, the exit status channel and stderr.
 func startServeHTTPControlled(t *testing.T, args ...string) (endpoint string, signal func(), exit <-chan int, stderr *lockedBuffer) {
@@ -213,20 +217,7 @@ func startServeHTTPControlled(t *testing.T, args ...string) (endpoint string, si
 			t.Error("serve did not return after cancellation")
 		}
 	})
-	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+/mcp)`)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1], cancel, exited, stderr
-		}
-		select {
-		case code := <-exited:
-			t.Fatalf("serve exited %d; stderr:\n%s", code, stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not report its address; stderr:\n%s", stderr.String())
-		}
-	}
+	return waitForEndpoint(t, stderr, exited), cancel, exited, stderr
 }
 
 // postInitialize sends an MCP initialize with the given Authorization header (none when empty)
