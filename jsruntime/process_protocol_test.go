@@ -33,6 +33,20 @@ func runValue(t *testing.T, rt Runtime, req Request) string {
 	return res.Value.String()
 }
 
+// ledgeredPool is a pool of one worker whose runs may hold limit bytes of sub-call data in
+// flight, closed when t ends; *flight is the ledger of its latest run.
+func ledgeredPool(t *testing.T, limit int64) (p *ProcessPool, flight **flightLedger) {
+	t.Helper()
+	p, err := NewProcessPool(ProcessConfig{Size: 1, MaxInFlightBytes: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	flight = new(*flightLedger)
+	p.onRunStart = func(l *flightLedger) { *flight = l }
+	return p, flight
+}
+
 // TestProcessInFlightArgumentsAreBounded: a program that makes 16 calls with a 1 MiB argument
 // each, which the host holds until a last call releases them, would have 16 MiB of arguments in
 // the parent at once. With MaxInFlightBytes at 4 MiB, the parent admits three (each is 1 MiB
@@ -40,13 +54,7 @@ func runValue(t *testing.T, rt Runtime, req Request) string {
 // with an error naming the limit, and the run goes on.
 func TestProcessInFlightArgumentsAreBounded(t *testing.T) {
 	const limit = 4 << 20
-	p, err := NewProcessPool(ProcessConfig{Size: 1, MaxInFlightBytes: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	var flight *flightLedger
-	p.onRunStart = func(l *flightLedger) { flight = l }
+	p, flight := ledgeredPool(t, limit)
 	var held []func(jsonv.Value, error) // calls arrive on the run's goroutine, in order
 	hold := Function{Name: "hold", Call: func(_ context.Context, _ jsonv.Value, settle func(jsonv.Value, error)) {
 		held = append(held, settle)
@@ -69,7 +77,7 @@ func TestProcessInFlightArgumentsAreBounded(t *testing.T) {
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
-	if now, peak := flight.held(); now != 0 || peak > limit || peak < 3<<20 {
+	if now, peak := (*flight).held(); now != 0 || peak > limit || peak < 3<<20 {
 		t.Fatalf("in flight after the run %d, peak %d; want 0 and a peak of 3 MiB to %d", now, peak, limit)
 	}
 }
@@ -80,13 +88,7 @@ func TestProcessInFlightArgumentsAreBounded(t *testing.T) {
 // over the limit is refused too.
 func TestProcessInFlightResultsAreBounded(t *testing.T) {
 	const limit = 4 << 20
-	p, err := NewProcessPool(ProcessConfig{Size: 1, MaxInFlightBytes: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	var flight *flightLedger
-	p.onRunStart = func(l *flightLedger) { flight = l }
+	p, flight := ledgeredPool(t, limit)
 	w := p.idle[0]
 	var settles sync.WaitGroup
 	defer settles.Wait()
@@ -115,7 +117,7 @@ func TestProcessInFlightResultsAreBounded(t *testing.T) {
 			defer w.cmd.Process.Signal(syscall.SIGCONT)
 			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 				// 16 arguments, then 16 results.
-				if admitted, refused := flight.decisions(); admitted+refused == 32 {
+				if admitted, refused := (*flight).decisions(); admitted+refused == 32 {
 					return
 				}
 			}
@@ -133,7 +135,7 @@ func TestProcessInFlightResultsAreBounded(t *testing.T) {
 	// A reply's bytes are released once its write returns, which may be after the worker has
 	// read it and finished.
 	settles.Wait()
-	if now, peak := flight.held(); now != 0 || peak > limit {
+	if now, peak := (*flight).held(); now != 0 || peak > limit {
 		t.Fatalf("in flight after the run %d, peak %d; want 0 and a peak of at most %d", now, peak, limit)
 	}
 
