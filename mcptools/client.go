@@ -237,8 +237,9 @@ func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 	return tools, nil
 }
 
-// call runs one MCP tool call and converts its result.
-func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string) (jsonv.Value, error) {
+// call runs one MCP tool call and converts its result (structured: the tool declares an
+// outputSchema).
+func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string, structured bool) (jsonv.Value, error) {
 	ref := strconv.FormatUint(s.nextRef.Add(1), 10)
 	params := &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(jsonv.AppendJSON(nil, inv.Arguments))}
 	if s.raw != nil {
@@ -272,9 +273,9 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string
 			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, err)
 		}
 	}
-	out := convertResult(v)
-	if out.isError {
-		return jsonv.Value{}, errors.New(out.errorText)
+	out := convertResult(v, structured)
+	if out.err != nil {
+		return jsonv.Value{}, out.err
 	}
 	if out.hasImage {
 		s.images.Store(inv.Token, out.content)

@@ -97,8 +97,8 @@ func TestEverythingTools(t *testing.T) {
 	if tl := byName["ev.toggle-simulated-logging"]; tl.ConcurrencySafe != nil {
 		t.Error("a tool without readOnlyHint must be exclusive")
 	}
-	if got := string(jsonv.AppendJSON(nil, byName["ev.echo"].Output.Schema)); got != "{}" {
-		t.Errorf("echo output schema = %s, want {}", got)
+	if got := string(jsonv.AppendJSON(nil, byName["ev.echo"].Output.Schema)); got != `{"type":"string"}` {
+		t.Errorf("echo output schema = %s, want {\"type\":\"string\"}", got)
 	}
 	if got := string(jsonv.AppendJSON(nil, byName["ev.get-structured-content"].Output.Schema)); !strings.Contains(got, `"temperature"`) {
 		t.Errorf("structured output schema = %s", got)

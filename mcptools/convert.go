@@ -2,23 +2,33 @@ package mcptools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
 
+// textOutput is the declared result of an MCP tool without an outputSchema: its text, as one
+// string (see convertResult).
+func textOutput() registry.Output {
+	return registry.OutputOf(jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("string")}))
+}
+
 // tool converts one MCP tool definition (the JSON object tools/list returned) to a registry
-// tool that calls it on s.
+// tool that calls it on s. Its declared output, and so its SDK type, is the tool's outputSchema
+// when it declares one (an object), else {"type":"string"}: the result value follows the same
+// declaration (convertResult).
 func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 	name := def.Lookup("name").AsString()
 	if name == "" {
 		return registry.Tool{}, fmt.Errorf("a tool without a name")
 	}
-	output := registry.AnyOutput()
+	output, structured := textOutput(), false
 	if os := def.Lookup("outputSchema"); os.Kind() == jsonv.Object {
-		output = registry.OutputOf(os)
+		output, structured = registry.OutputOf(os), true
 	}
 	t := registry.Tool{
 		Name:            s.src.Prefix + name,
@@ -28,7 +38,7 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 		Timeout:         s.src.CallTimeout,
 		FinalizeContent: s.finalize,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
-			return s.call(ctx, inv, name)
+			return s.call(ctx, inv, name, structured)
 		},
 	}
 	if t.Parameters.Kind() != jsonv.Object {
@@ -42,31 +52,35 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 
 // callResult is a tools/call result as runcode sees it.
 type callResult struct {
-	value     jsonv.Value
-	content   []registry.Content // the MCP content blocks as registry content
-	hasImage  bool
-	isError   bool
-	errorText string
+	value    jsonv.Value
+	content  []registry.Content // the MCP content blocks as registry content
+	hasImage bool
+	err      error // the call failed: isError, or a result its declaration does not allow
 }
 
-// convertResult maps a CallToolResult (as JSON) to a value and content:
+// maxQuoted bounds the text of a result quoted in an error message, in bytes.
+const maxQuoted = 400
+
+// convertResult maps a CallToolResult (as JSON) to a value and content. The value depends on
+// the tool's declaration only (structured: it declares an outputSchema), never on what the
+// result happens to look like:
 //
-//   - the value is structuredContent when present; otherwise, when every block is text and
-//     their text (joined by newlines) parses as JSON, that JSON; otherwise the text of the
-//     blocks joined by newlines (images left out, other kinds described);
-//   - content: text stays text, an image stays an image, other kinds become a text block
-//     describing them;
-//   - isError: the failure message is the text of the content.
-func convertResult(r jsonv.Value) callResult {
+//   - isError: true fails the call, whatever the declaration; the message is the text of the
+//     content (else the structuredContent as JSON);
+//   - structured: the value is structuredContent; a result without one (absent or null) fails
+//     the call with INVALID_TOOL_OUTPUT, quoting the text the server sent instead;
+//   - otherwise the value is one string: the text of the content blocks joined by "\n" (text
+//     that happens to be JSON stays a string; no content is ""). An image is left out of it;
+//     an audio block, a resource link or an embedded resource is in it as the text
+//     convertBlock gives it (an embedded text resource with its text in full);
+//   - content: text stays text, an image stays an image (Code Mode forwards it to the model),
+//     other kinds become a text block describing them.
+func convertResult(r jsonv.Value, structured bool) callResult {
 	var out callResult
-	allText := true
 	var texts []string
 	for _, b := range r.Lookup("content").Items() {
 		c := convertBlock(b)
 		out.content = append(out.content, c)
-		if b.Lookup("type").AsString() != "text" {
-			allText = false
-		}
 		if c.Type == "image" {
 			out.hasImage = true
 			continue
@@ -74,31 +88,45 @@ func convertResult(r jsonv.Value) callResult {
 		texts = append(texts, c.Text)
 	}
 	text := strings.Join(texts, "\n")
+	sc := r.Lookup("structuredContent")
+	hasStructured := sc.IsDefined() && sc.Kind() != jsonv.Null
 	if r.Lookup("isError").Kind() == jsonv.Bool && r.Lookup("isError").AsBool() {
-		out.isError = true
-		out.errorText = strings.TrimSpace(registry.TextOf(out.content))
-		if out.errorText == "" {
-			out.errorText = "the tool reported an error without a message"
+		msg := strings.TrimSpace(registry.TextOf(out.content))
+		switch {
+		case msg != "":
+		case hasStructured:
+			msg = "the tool reported an error: " + quote(string(jsonv.AppendJSON(nil, sc)))
+		default:
+			msg = "the tool reported an error without a message"
 		}
+		out.err = errors.New(msg)
 		return out
 	}
-	switch sc := r.Lookup("structuredContent"); {
-	case sc.IsDefined() && sc.Kind() != jsonv.Null:
-		out.value = sc
-	case len(out.content) == 0:
-		out.value = jsonv.NullValue()
-	case allText:
-		if v, err := jsonv.ParseString(text); err == nil {
-			out.value = v
-		} else {
-			out.value = jsonv.StringValue(text)
-		}
-	case len(texts) == 0:
-		out.value = jsonv.StringValue(registry.TextOf(out.content))
-	default:
+	switch {
+	case !structured:
 		out.value = jsonv.StringValue(text)
+	case hasStructured:
+		out.value = sc
+	default:
+		msg := "the tool declares an outputSchema but returned no structuredContent"
+		if t := strings.TrimSpace(text); t != "" {
+			msg += "; its text: " + quote(t)
+		}
+		out.err = &registry.Error{Code: registry.CodeInvalidToolOutput, Name: "ToolOutputError", Message: msg}
 	}
 	return out
+}
+
+// quote returns s shortened to at most maxQuoted bytes (at a rune boundary, with "…").
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // convertBlock maps one MCP content block.

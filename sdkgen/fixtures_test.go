@@ -38,6 +38,12 @@ func loadMCPFixture(t *testing.T, name string) []Tool {
 			Parameters:  mt.Lookup("inputSchema"),
 			Output:      mt.Lookup("outputSchema"),
 		}
+		// What mcptools declares for a tool without an outputSchema: its text, as one string
+		// (DECISIONS row 16). mcptools' TestFixtureGoldensMatchImportedTools checks that the
+		// goldens equal the declarations of the tools as mcptools converts them.
+		if tools[i].Output.Kind() != jsonv.Object {
+			tools[i].Output = jsonv.MustParse(`{"type":"string"}`)
+		}
 	}
 	return tools
 }
@@ -79,6 +85,9 @@ func fixtureProgram(tools []Tool) string {
 		fmt.Fprintf(&b, "  const r%d = await %s(%s);\n", i, call, sample(tl.Parameters, tl.Parameters, 0))
 		for _, p := range tl.Output.Lookup("properties").Members() {
 			fmt.Fprintf(&b, "  void r%d[%s];\n", i, strconv.Quote(p.Key))
+		}
+		if tl.Output.Lookup("type").AsString() == "string" {
+			fmt.Fprintf(&b, "  const s%d: string = r%d;\n  void s%d;\n  // @ts-expect-error a text result is a string\n  void r%d.nope;\n", i, i, i, i)
 		}
 		fmt.Fprintf(&b, "  void r%d;\n", i)
 		for _, p := range tl.Parameters.Lookup("properties").Members() {
