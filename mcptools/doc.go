@@ -13,16 +13,19 @@
 //   - Name is Source.Prefix + the MCP name; Description is the MCP description; Parameters is
 //     the tool's inputSchema, with the server's key order (stdio; over HTTP the keys come
 //     sorted, as the SDK decodes them into maps);
-//   - Output.Schema is the tool's outputSchema when it declares one, else {} (any value);
-//   - the result value is structuredContent when present; otherwise, when every content
-//     block is text and their text joined by newlines parses as JSON, that JSON; otherwise
-//     that text (as a string);
+//   - what a call gives the program is decided by the tool's declaration alone, never by what
+//     the result looks like: a tool with an outputSchema declares it as Output.Schema and gives
+//     its structuredContent (a result without structuredContent fails the call with
+//     INVALID_TOOL_OUTPUT, quoting the text the server sent instead); a tool without one
+//     declares {"type":"string"} (the SDK says string) and gives the text of its content
+//     blocks joined by "\n" as one string, even when that text is JSON ("" for no content);
 //   - isError: true is a tool failure whose message is the server's text (a program sees a
-//     ToolCallError with it);
-//   - images: the value is as above and, after the call, the model-facing content is the
-//     MCP content blocks (images as Content{Type: "image"}), so Code Mode forwards them to
-//     the model after the run; other block kinds (audio, resources, resource links) are
-//     described in text;
+//     ToolCallError with it), with or without an outputSchema;
+//   - images are never part of the value: after the call, the model-facing content is the
+//     MCP content blocks (images as Content{Type: "image"}), so Code Mode forwards them to the
+//     model after the run. Audio blocks, resource links and embedded resources have a text
+//     form ("[resource link: name <uri>]", "[resource uri]\n<its text>", "[audio content:
+//     audio/wav, N bytes of base64]"), which is part of a text result's string;
 //   - readOnlyHint: true makes calls concurrency-safe; Source.CallTimeout bounds every call.
 //
 // Cancelling a call's context cancels the MCP request (the SDK sends
