@@ -55,7 +55,8 @@ func SchemaFor[T any]() (jsonv.Value, error) {
 //
 // A nil slice or map marshals as null, so slices ([]byte too) and maps are nullable:
 // "type":["array","null"]. (Define's parameter schemas are stricter: there a slice or map must
-// be sent as an array or object.)
+// be sent as an array or object. Its output schemas follow the runcode:"nonnull" tag below and
+// TypedTool.NilAsEmpty.)
 //
 // A struct's properties are its JSON fields in field order, chosen like encoding/json does:
 // exported fields and the fields promoted from embedded structs (breadth first; of several fields
@@ -72,7 +73,14 @@ func SchemaFor[T any]() (jsonv.Value, error) {
 //   - minimum:"n", maximum:"n": the bounds of a numeric field, within its type's range;
 //   - minLength:"n", maxLength:"n", pattern:"re" (Go regexp syntax, as the registry's validator
 //     uses), format:"name": constraints of a string field;
-//   - default:"JSON literal": "default"; it must decode into the field's type.
+//   - default:"JSON literal": "default"; it must decode into the field's type;
+//   - runcode:"nonnull": the field is never null, so null is left out of its schema (a
+//     []string field is {"type":"array",…}, string[] in the SDK, not string[] | null). Only a
+//     slice, map or pointer field may carry it, and not one whose schema accepts anything (an
+//     interface, a type that marshals itself) or a recursive slice or map type. The schema
+//     alone promises it: Define's tools keep the promise at run time (a nil slice or map is
+//     returned empty, a nil pointer is refused), and a caller of InferSchema must keep it
+//     itself. For arguments, a pointer field so tagged must not be sent as null.
 //
 // An invalid tag value, or a tag on a field of the wrong type, is an error naming the field.
 //
@@ -108,6 +116,9 @@ const (
 	// decodeMode describes tool arguments: slices and maps must be arrays and objects, and
 	// decoding must not fail on an embedded pointer to an unexported struct.
 	decodeMode
+	// nilAsEmptyMode describes the output of a Define'd tool with NilAsEmpty: nil slices and
+	// maps are returned as [] and {} (and a nil []byte as ""), so none of them is null.
+	nilAsEmptyMode
 )
 
 // The types inference treats specially. They are never modified.
@@ -521,6 +532,21 @@ func (x *inferrer) fieldSchema(f jsonField, path string) (jsonv.Value, error) {
 	}
 	if ptr {
 		s = nullable(s)
+	}
+	nonNull, err := parseRuncodeTag(f.tag)
+	if err != nil {
+		return jsonv.Value{}, fmt.Errorf("field %s: %v", path, err)
+	}
+	if nonNull {
+		switch f.typ.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		default:
+			return jsonv.Value{}, fmt.Errorf(`field %s: the runcode:"nonnull" tag has no effect: a %s is never null`, path, f.typ)
+		}
+		var ok bool
+		if s, ok = withoutNull(s, f.typ); !ok {
+			return jsonv.Value{}, fmt.Errorf(`field %s: the runcode:"nonnull" tag cannot apply to %s: its schema cannot exclude null (an interface, a type that marshals itself, or a recursive slice or map type)`, path, f.typ)
+		}
 	}
 	if d, ok := f.tag.Lookup("description"); ok && d != "" {
 		s = s.With("description", jsonv.StringValue(d))

@@ -32,6 +32,11 @@ type TypedTool[In, Out any] struct {
 	ConcurrencySafe func(in In) bool
 	// Timeout, when positive, bounds one call (see Tool.Timeout).
 	Timeout time.Duration
+	// NilAsEmpty declares every slice and map in Out never null, Out itself included: the
+	// output schema leaves null out (the SDK says string[], not string[] | null) and a nil
+	// slice or map is returned as [] or {} (a nil []byte as ""). Pointers stay nullable. To
+	// declare single fields non-null, tag them runcode:"nonnull" (see InferSchema).
+	NilAsEmpty bool
 	// PresentCall describes a pending call for a UI (optional; see Tool.PresentCall). It is not
 	// called for arguments that do not decode.
 	PresentCall func(in In) *CallView
@@ -47,13 +52,18 @@ type TypedTool[In, Out any] struct {
 // sent as an array or object (null, which would decode to nil, is refused) and a field promoted
 // through an embedded pointer to an unexported struct, which encoding/json cannot decode, is an
 // error. Output.Schema is InferSchema of Out, so a value that violates it (an enum tag, say)
-// fails with INVALID_TOOL_OUTPUT.
+// fails with INVALID_TOOL_OUTPUT. What the schema promises about null holds at run time: a nil
+// slice or map in a field tagged runcode:"nonnull" (and, with NilAsEmpty, every nil slice and
+// map) is returned as [] or {} (a nil []byte as ""); a nil pointer in a field tagged
+// runcode:"nonnull" has no empty value and fails the call with INVALID_TOOL_OUTPUT naming its
+// path.
 //
 // The Tool's Execute decodes the arguments, which the registry has already validated against
 // Parameters, into In with encoding/json; a decoding failure (see InferSchema's gaps) is an
 // INVALID_ARGS error naming the path of the offending value. It then runs t.Execute and converts
 // its Out to a JSON value with jsonv.FromGo (a value that is not lossless JSON, such as NaN, is
-// INVALID_TOOL_OUTPUT); the registry validates and renders it.
+// INVALID_TOOL_OUTPUT) and puts the promised empty values in place of nil slices and maps; the
+// registry validates and renders it.
 //
 // Errors have code INVALID_DEFINITION: a nil Execute, an In that is not a struct, or a type
 // whose schema cannot be inferred (the message names the type and the field path). The Tool is a
@@ -81,10 +91,15 @@ func Define[In, Out any](t TypedTool[In, Out]) (Tool, error) {
 	if params.Lookup("type").AsString() != "object" {
 		return invalid("the input type %s must decode from a JSON object, but it implements its own JSON or text decoding", inType)
 	}
-	outSchema, err := inferSchema(reflect.TypeFor[Out](), encodeMode)
+	outMode := encodeMode
+	if t.NilAsEmpty {
+		outMode = nilAsEmptyMode
+	}
+	outSchema, err := inferSchema(reflect.TypeFor[Out](), outMode)
 	if err != nil {
 		return invalid("output: %v", err)
 	}
+	filler := newEmptyFiller(reflect.TypeFor[Out](), t.NilAsEmpty)
 	name, body := t.Name, t.Execute
 	tool := Tool{
 		Name:        t.Name,
@@ -104,6 +119,9 @@ func Define[In, Out any](t TypedTool[In, Out]) (Tool, error) {
 			v, err := jsonv.FromGo(out)
 			if err != nil {
 				return jsonv.Value{}, &Error{Code: CodeInvalidToolOutput, Name: "ToolOutputError", Message: fmt.Sprintf("tool %q returned invalid output: %v", name, err), Err: err}
+			}
+			if filler != nil {
+				v = filler.fill(v)
 			}
 			return v, nil
 		},
