@@ -508,6 +508,11 @@ func TestToolDefinitions(t *testing.T) {
 		if !tool.Output.Schema.IsDefined() {
 			t.Errorf("%s: no output schema", tool.Name)
 		}
+		// No result is ever null, nor any part of one, and the schema says so: the SDK types
+		// have no "| null" (the registry refuses a value that breaks the schema).
+		if path := nullablePath(tool.Output.Schema, "output"); path != "" {
+			t.Errorf("%s: %s admits null", tool.Name, path)
+		}
 		p := tool.Parameters
 		if ap, ok := p.Get("additionalProperties"); !ok || ap.Kind() != jsonv.Bool || ap.AsBool() {
 			t.Errorf("%s: parameters lack additionalProperties: false", tool.Name)
@@ -530,6 +535,34 @@ func TestToolDefinitions(t *testing.T) {
 			t.Errorf("%s: execution mode %s, want %s", tool.Name, got, wantMode)
 		}
 	}
+}
+
+// nullablePath returns the path of the first place in schema that admits null ("" for none).
+func nullablePath(schema jsonv.Value, path string) string {
+	switch schema.Kind() {
+	case jsonv.Array:
+		for i, item := range schema.Items() {
+			if p := nullablePath(item, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case jsonv.Object:
+		typ := schema.Lookup("type")
+		if typ.AsString() == "null" {
+			return path
+		}
+		for _, ty := range typ.Items() {
+			if ty.AsString() == "null" {
+				return path
+			}
+		}
+		for _, m := range schema.Members() {
+			if p := nullablePath(m.Value, path+"."+m.Key); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 func TestOpen(t *testing.T) {
