@@ -2,6 +2,7 @@ package mcptools_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -73,5 +76,46 @@ func TestStreamableHTTPAndToolListChanges(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatal("no tools/list_changed refresh arrived")
+	}
+}
+
+// contractServer serves tools whose results test the declaration rule (DECISIONS row 16): a
+// tool without an outputSchema whose text is JSON, split over two blocks; and a tool that
+// declares an outputSchema but returns only text.
+func contractServer(t *testing.T) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "contract-test", Version: "v0"}, nil)
+	object := json.RawMessage(`{"type":"object"}`)
+	srv.AddTool(&mcp.Tool{Name: "json_text", InputSchema: object},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"a":`}, &mcp.TextContent{Text: `1}`}}}, nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "unstructured", InputSchema: object, OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"n":1}`}}}, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// Through a real session and a Code Mode program: JSON text from a tool without an
+// outputSchema arrives as one string (blocks joined by a newline); a tool that declares an
+// outputSchema but sends no structuredContent fails with a ToolCallError saying so.
+func TestResultFollowsTheDeclarationOverHTTP(t *testing.T) {
+	_, reg := importServer(t, mcptools.Source{URL: contractServer(t), Name: "contract"})
+	res := runProgram(t, reg, `const text = await tools.json_text({});
+let failure = "";
+try { await tools.unstructured({}); } catch (e) { failure = e.name + " " + e.toolName + ": " + e.message; }
+return { kind: typeof text, text, failure };`)
+	if res.IsError {
+		t.Fatal(res.Err)
+	}
+	got := res.Value.Lookup("result")
+	if got.Lookup("kind").AsString() != "string" || got.Lookup("text").AsString() != "{\"a\":\n1}" {
+		t.Errorf("json_text gave %s", jsonv.AppendJSON(nil, got))
+	}
+	if f := got.Lookup("failure").AsString(); f != `ToolCallError unstructured: the tool declares an outputSchema but returned no structuredContent; its text: {"n":1}` {
+		t.Errorf("unstructured: %q", f)
 	}
 }
