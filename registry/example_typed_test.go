@@ -59,3 +59,31 @@ func ExampleDefine() {
 	// {"city":"OSLO","temperature":70.7} OSLO: 70.7 degrees
 	// Error: invalid arguments: missing required property "city"; "units" must be one of ["metric","imperial"] true
 }
+
+// Matches is the output of the find tool: Paths is never null, and the tag says so.
+type Matches struct {
+	Paths []string `json:"paths" runcode:"nonnull"`
+	Notes []string `json:"notes"`
+}
+
+// Declare a slice field non-null with the runcode:"nonnull" tag: its schema leaves null out (the
+// SDK type is string[], not string[] | null), and a nil slice is returned as []. The untagged
+// field stays nullable.
+func ExampleDefine_nonNull() {
+	tool := registry.MustDefine(registry.TypedTool[WeatherArgs, Matches]{
+		Name: "find",
+		Execute: func(context.Context, *registry.Invocation, WeatherArgs) (Matches, error) {
+			return Matches{}, nil // nothing found: both slices are nil
+		},
+	})
+	fmt.Println(tool.Output.Schema)
+	reg := registry.New()
+	if _, err := reg.Register(tool); err != nil {
+		panic(err)
+	}
+	res := reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: "find", Arguments: jsonv.MustParse(`{"city":"Oslo"}`)})
+	fmt.Println(res.Value)
+	// Output:
+	// {"type":"object","properties":{"paths":{"type":"array","items":{"type":"string"}},"notes":{"type":["array","null"],"items":{"type":"string"}}},"required":["paths","notes"],"additionalProperties":false}
+	// {"paths":[],"notes":null}
+}
