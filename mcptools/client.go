@@ -273,7 +273,7 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string
 			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, err)
 		}
 	}
-	out := convertResult(v, structured)
+	out := convertResult(v, s.src.Prefix+name, structured)
 	if out.err != nil {
 		return jsonv.Value{}, out.err
 	}

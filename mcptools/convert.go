@@ -61,9 +61,9 @@ type callResult struct {
 // maxQuoted bounds the text of a result quoted in an error message, in bytes.
 const maxQuoted = 400
 
-// convertResult maps a CallToolResult (as JSON) to a value and content. The value depends on
-// the tool's declaration only (structured: it declares an outputSchema), never on what the
-// result happens to look like:
+// convertResult maps a CallToolResult (as JSON) of the registry tool named tool to a value and
+// content. The value depends on the tool's declaration only (structured: it declares an
+// outputSchema), never on what the result happens to look like:
 //
 //   - isError: true fails the call, whatever the declaration; the message is the text of the
 //     content (else the structuredContent as JSON);
@@ -75,7 +75,7 @@ const maxQuoted = 400
 //     convertBlock gives it (an embedded text resource with its text in full);
 //   - content: text stays text, an image stays an image (Code Mode forwards it to the model),
 //     other kinds become a text block describing them.
-func convertResult(r jsonv.Value, structured bool) callResult {
+func convertResult(r jsonv.Value, tool string, structured bool) callResult {
 	var out callResult
 	var texts []string
 	for _, b := range r.Lookup("content").Items() {
@@ -108,7 +108,7 @@ func convertResult(r jsonv.Value, structured bool) callResult {
 	case hasStructured:
 		out.value = sc
 	default:
-		msg := "the tool declares an outputSchema but returned no structuredContent"
+		msg := fmt.Sprintf("tool %q returned invalid output: it declares an outputSchema but returned no structuredContent", tool)
 		if t := strings.TrimSpace(text); t != "" {
 			msg += "; its text: " + quote(t)
 		}

@@ -48,7 +48,7 @@ func TestConvertResultFollowsTheDeclaration(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out := convertResult(jsonv.MustParse(c.result), c.structured)
+			out := convertResult(jsonv.MustParse(c.result), "t", c.structured)
 			if out.err != nil {
 				t.Fatalf("err = %v", out.err)
 			}
@@ -61,7 +61,7 @@ func TestConvertResultFollowsTheDeclaration(t *testing.T) {
 
 func TestConvertResultImagesAreForwarded(t *testing.T) {
 	for _, structured := range []bool{false, true} {
-		out := convertResult(jsonv.MustParse(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}],"structuredContent":{}}`), structured)
+		out := convertResult(jsonv.MustParse(`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}],"structuredContent":{}}`), "t", structured)
 		if !out.hasImage || len(out.content) != 1 || out.content[0].Type != "image" || out.content[0].Data != "AAAA" {
 			t.Errorf("structured=%v: content %+v, hasImage %v", structured, out.content, out.hasImage)
 		}
@@ -76,17 +76,17 @@ func TestConvertResultMissingStructuredContent(t *testing.T) {
 		`{"content":[{"type":"text","text":"{\"temperature\":1}"}]}`,
 		`{"content":[{"type":"text","text":"{\"temperature\":1}"}],"structuredContent":null}`,
 	} {
-		out := convertResult(jsonv.MustParse(result), true)
+		out := convertResult(jsonv.MustParse(result), "t", true)
 		if !errors.Is(out.err, registry.CodeInvalidToolOutput) {
 			t.Fatalf("%s: err = %v, want INVALID_TOOL_OUTPUT", result, out.err)
 		}
 		msg := out.err.Error()
-		if !strings.Contains(msg, "declares an outputSchema but returned no structuredContent") || !strings.Contains(msg, `{"temperature":1}`) {
+		if !strings.HasPrefix(msg, `tool "t" returned invalid output: it declares an outputSchema but returned no structuredContent; its text: {"temperature":1}`) {
 			t.Errorf("message = %q", msg)
 		}
 	}
 	long := strings.Repeat("x", 2000)
-	out := convertResult(jsonv.MustParse(`{"content":[{"type":"text","text":"`+long+`"}]}`), true)
+	out := convertResult(jsonv.MustParse(`{"content":[{"type":"text","text":"`+long+`"}]}`), "t", true)
 	if msg := out.err.Error(); len(msg) > 600 || !strings.Contains(msg, "…") {
 		t.Errorf("a long text is not shortened in the message: %d bytes", len(msg))
 	}
@@ -95,19 +95,19 @@ func TestConvertResultMissingStructuredContent(t *testing.T) {
 // isError wins over everything else, with or without an outputSchema.
 func TestConvertResultIsError(t *testing.T) {
 	for _, structured := range []bool{false, true} {
-		out := convertResult(jsonv.MustParse(`{"isError":true,"content":[{"type":"text","text":"Entity with name nobody not found"}]}`), structured)
+		out := convertResult(jsonv.MustParse(`{"isError":true,"content":[{"type":"text","text":"Entity with name nobody not found"}]}`), "t", structured)
 		if out.err == nil || out.err.Error() != "Entity with name nobody not found" {
 			t.Errorf("structured=%v: err = %v", structured, out.err)
 		}
 		if errors.Is(out.err, registry.CodeInvalidToolOutput) {
 			t.Errorf("structured=%v: a tool failure is not an output violation", structured)
 		}
-		out = convertResult(jsonv.MustParse(`{"isError":true,"content":[]}`), structured)
+		out = convertResult(jsonv.MustParse(`{"isError":true,"content":[]}`), "t", structured)
 		if out.err == nil || out.err.Error() != "the tool reported an error without a message" {
 			t.Errorf("structured=%v: err = %v", structured, out.err)
 		}
 	}
-	out := convertResult(jsonv.MustParse(`{"isError":true,"content":[],"structuredContent":{"reason":"quota"}}`), true)
+	out := convertResult(jsonv.MustParse(`{"isError":true,"content":[],"structuredContent":{"reason":"quota"}}`), "t", true)
 	if out.err == nil || out.err.Error() != `the tool reported an error: {"reason":"quota"}` {
 		t.Errorf("err = %v", out.err)
 	}

@@ -115,7 +115,7 @@ return { kind: typeof text, text, failure };`)
 	if got.Lookup("kind").AsString() != "string" || got.Lookup("text").AsString() != "{\"a\":\n1}" {
 		t.Errorf("json_text gave %s", jsonv.AppendJSON(nil, got))
 	}
-	if f := got.Lookup("failure").AsString(); f != `ToolCallError unstructured: the tool declares an outputSchema but returned no structuredContent; its text: {"n":1}` {
+	if f := got.Lookup("failure").AsString(); f != `ToolCallError unstructured: tool "unstructured" returned invalid output: it declares an outputSchema but returned no structuredContent; its text: {"n":1}` {
 		t.Errorf("unstructured: %q", f)
 	}
 }
