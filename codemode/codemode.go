@@ -70,7 +70,8 @@ func Install(reg *registry.Registry, opts Options) error {
 				return []registry.Content{registry.TextContent(RenderText(value))}
 			},
 		},
-		Execute: cm.execute,
+		Execute:     cm.execute,
+		PresentCall: presentCall,
 	})
 }
 
