@@ -152,7 +152,7 @@ func (c argsCheck) violationsOf(e *entry, args jsonv.Value) []string {
 		}
 		return *c.violations
 	}
-	return e.params.violations(args, "arguments")
+	return e.params.violations(args, "")
 }
 
 // Execution is one call inside the pipeline, as hooks and observers see it. It is a value:
