@@ -1,0 +1,283 @@
+package registry
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/runcode-dev/runcode/jsonv"
+)
+
+// The upstream Code Mode enforces a subset of JSON Schema on every schema it accepts; runcode
+// accepts full JSON Schema instead (DECISIONS row 1) and offers the subset check for those who
+// want a schema to stay inside it, such as the schema of a structured output that must also work
+// with the upstream harness or with a model provider's structured-output mode.
+
+// SchemaViolations lists what takes a schema outside the subset, in walk order. It is the cause
+// (Err) of the *Error that CheckSubsetSchema and CheckObjectSubsetSchema return:
+// errors.As(err, &violations) retrieves it.
+type SchemaViolations []string
+
+// Error joins the violations with "; ".
+func (v SchemaViolations) Error() string { return strings.Join(v, "; ") }
+
+// The keywords of the subset.
+var (
+	// subsetConstraints are the constraint keywords, in the order the checks name them.
+	subsetConstraints = []string{"properties", "required", "additionalProperties", "items", "enum", "const"}
+	subsetTypes       = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
+)
+
+// CheckSubsetSchema reports whether schema stays inside the JSON Schema subset the upstream
+// Code Mode enforces, with the upstream's rules and messages:
+//
+//   - constraint keywords: type (one of object, array, string, number, integer, boolean, null;
+//     one string, not an array), oneOf (at least two branches), properties, required and
+//     additionalProperties (a boolean) on objects, items on arrays, enum and const on the scalar
+//     types; annotations: description and title (strings), default and examples;
+//   - a node is annotation-only ({} accepts any JSON value), has one type, or has oneOf (and
+//     then none of the other constraint keywords);
+//   - any JSON root is allowed (CheckObjectSubsetSchema also requires an object root).
+//
+// It walks the whole schema and returns nil, or an *Error with code CodeUnsupportedSchema
+// (name "JsonSchemaError") whose message is "unsupported JSON schema: " and every violation,
+// each naming its place from the root "schema" (schema.properties.a.items,
+// schema.oneOf[1]), joined with "; "; its cause is the SchemaViolations. A schema nesting
+// deeper than jsonv.MaxDepth is refused as one violation without being walked.
+//
+// The check is not applied by the registry, which validates with full JSON Schema.
+func CheckSubsetSchema(schema jsonv.Value) error {
+	var c subsetCheck
+	root := &subsetPath{seg: "schema"}
+	if schema.Depth() > jsonv.MaxDepth {
+		c.fail(root, " nests deeper than %d levels", jsonv.MaxDepth)
+	} else {
+		c.node(schema, root)
+	}
+	return subsetError(c.violations)
+}
+
+// CheckObjectSubsetSchema is CheckSubsetSchema for a structured output: a schema inside the
+// subset must also have type "object" at its root.
+func CheckObjectSubsetSchema(schema jsonv.Value) error {
+	if err := CheckSubsetSchema(schema); err != nil {
+		return err
+	}
+	if t := schema.Lookup("type"); t.Kind() != jsonv.String || t.AsString() != "object" {
+		return subsetError(SchemaViolations{`schema.type must be "object" (structured output is object-rooted)`})
+	}
+	return nil
+}
+
+func subsetError(v SchemaViolations) error {
+	if len(v) == 0 {
+		return nil
+	}
+	return &Error{Code: CodeUnsupportedSchema, Name: "JsonSchemaError", Message: "unsupported JSON schema: " + v.Error(), Err: v}
+}
+
+// subsetPath is the place of a schema node, rendered only for a violation: building every
+// node's path as a string would cost quadratic time in the depth.
+type subsetPath struct {
+	parent *subsetPath
+	seg    string // ".items", "[1]", or the root label
+}
+
+func (p *subsetPath) child(seg string) *subsetPath { return &subsetPath{parent: p, seg: seg} }
+
+// String renders the path: schema.properties.a.oneOf[1].
+func (p *subsetPath) String() string {
+	var segs []string
+	for ; p != nil; p = p.parent {
+		segs = append(segs, p.seg)
+	}
+	slices.Reverse(segs)
+	return strings.Join(segs, "")
+}
+
+// subsetCheck collects the violations of one schema.
+type subsetCheck struct{ violations SchemaViolations }
+
+// fail records the violation at the place at: the rendered path, then the formatted rest.
+func (c *subsetCheck) fail(at *subsetPath, format string, args ...any) {
+	c.violations = append(c.violations, at.String()+fmt.Sprintf(format, args...))
+}
+
+// node checks the node at the place at and its children, in the upstream's order. Recursion is
+// bounded by jsonv.MaxDepth, which CheckSubsetSchema checked. A jsonv.Value is a tree of
+// lossless JSON, so the upstream's checks for circular schemas and for annotations that are not
+// lossless JSON never fire.
+func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
+	if node.Kind() != jsonv.Object {
+		c.fail(at, " must be a schema object")
+		return
+	}
+	for _, m := range node.Members() {
+		switch m.Key {
+		case "type", "oneOf", "properties", "required", "additionalProperties", "items", "enum", "const",
+			"description", "title", "default", "examples":
+		default:
+			c.fail(at, ".%s is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)", m.Key)
+		}
+	}
+	for _, key := range []string{"description", "title"} {
+		if a, ok := node.Get(key); ok && a.Kind() != jsonv.String {
+			c.fail(at, ".%s must be a string", key)
+		}
+	}
+	typ, hasType := node.Get("type")
+	oneOf, hasOneOf := node.Get("oneOf")
+	switch {
+	case hasType && hasOneOf:
+		c.fail(at, " cannot declare both type and oneOf")
+		return
+	case !hasType && !hasOneOf:
+		for _, key := range subsetConstraints {
+			if _, ok := node.Get(key); ok {
+				c.fail(at, ".%s requires type or oneOf", key)
+			}
+		}
+		return
+	case hasOneOf:
+		if oneOf.Kind() != jsonv.Array || oneOf.Len() < 2 {
+			c.fail(at, ".oneOf must be an array of at least two schemas")
+		} else {
+			for i, branch := range oneOf.Items() {
+				c.node(branch, at.child(".oneOf["+strconv.Itoa(i)+"]"))
+			}
+		}
+		for _, key := range subsetConstraints {
+			if _, ok := node.Get(key); ok {
+				c.fail(at, ".%s is not supported beside oneOf", key)
+			}
+		}
+		return
+	}
+	t := typ.AsString()
+	switch {
+	case typ.Kind() == jsonv.Array:
+		c.fail(at, ".type must be a single type string (type arrays are not supported)")
+		return
+	case typ.Kind() != jsonv.String || !slices.Contains(subsetTypes, t):
+		c.fail(at, ".type must be one of object/array/string/number/integer/boolean/null")
+		return
+	}
+	for _, key := range subsetConstraints {
+		if _, ok := node.Get(key); ok && !subsetAllows(t, key) {
+			c.fail(at, ".%s is not supported on type %q", key, t)
+		}
+	}
+	switch t {
+	case "object":
+		c.object(node, at)
+	case "array":
+		if items, ok := node.Get("items"); ok {
+			c.node(items, at.child(".items"))
+		}
+	default:
+		c.scalar(node, at, t)
+	}
+}
+
+// subsetAllows reports whether a node of type t may carry the constraint keyword key.
+func subsetAllows(t, key string) bool {
+	switch key {
+	case "properties", "required", "additionalProperties":
+		return t == "object"
+	case "items":
+		return t == "array"
+	default: // enum, const
+		return t != "object" && t != "array"
+	}
+}
+
+func (c *subsetCheck) object(node jsonv.Value, at *subsetPath) {
+	props, hasProps := node.Get("properties")
+	if hasProps {
+		if props.Kind() != jsonv.Object {
+			c.fail(at, ".properties must be an object of schemas")
+		} else {
+			for _, m := range props.Members() {
+				c.node(m.Value, at.child(".properties."+m.Key))
+			}
+		}
+	}
+	if req, ok := node.Get("required"); ok {
+		if !allOfKind(req, jsonv.String) {
+			c.fail(at, ".required must be an array of strings")
+		} else {
+			for _, name := range req.Items() {
+				if _, declared := props.Get(name.AsString()); !declared {
+					c.fail(at, ".required names %s which is not in properties", jsonv.AppendString(nil, name.AsString()))
+				}
+			}
+		}
+	}
+	if ap, ok := node.Get("additionalProperties"); ok && ap.Kind() != jsonv.Bool {
+		c.fail(at, ".additionalProperties must be a boolean")
+	}
+}
+
+func (c *subsetCheck) scalar(node jsonv.Value, at *subsetPath, t string) {
+	enum, hasEnum := node.Get("enum")
+	enumOK := hasEnum && enum.Kind() == jsonv.Array && enum.Len() > 0
+	if enumOK {
+		for _, x := range enum.Items() {
+			enumOK = enumOK && subsetTypeMatches(t, x)
+		}
+	}
+	if hasEnum && !enumOK {
+		c.fail(at, ".enum must be a non-empty array of %s values", t)
+	}
+	k, hasConst := node.Get("const")
+	constOK := hasConst && subsetTypeMatches(t, k)
+	if hasConst && !constOK {
+		c.fail(at, ".const must be a %s value", t)
+	}
+	if enumOK && constOK && !containsValue(enum, k) {
+		c.fail(at, ".const must be one of %s.enum when both are declared", at)
+	}
+}
+
+// subsetTypeMatches reports whether x is a value of the subset type t. jsonv numbers are finite
+// and never -0, which the upstream rejects as numbers.
+func subsetTypeMatches(t string, x jsonv.Value) bool {
+	switch t {
+	case "string":
+		return x.Kind() == jsonv.String
+	case "number":
+		return x.Kind() == jsonv.Number
+	case "integer":
+		return x.Kind() == jsonv.Number && x.AsNumber() == math.Trunc(x.AsNumber())
+	case "boolean":
+		return x.Kind() == jsonv.Bool
+	case "null":
+		return x.Kind() == jsonv.Null
+	}
+	return false
+}
+
+// allOfKind reports whether v is an array whose items are all of kind k.
+func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
+	if v.Kind() != jsonv.Array {
+		return false
+	}
+	for _, x := range v.Items() {
+		if x.Kind() != k {
+			return false
+		}
+	}
+	return true
+}
+
+// containsValue reports whether the array of scalars list holds the scalar x.
+func containsValue(list, x jsonv.Value) bool {
+	for _, y := range list.Items() {
+		if y.Kind() == x.Kind() && y.String() == x.String() {
+			return true
+		}
+	}
+	return false
+}
