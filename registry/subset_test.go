@@ -1,6 +1,7 @@
 package registry_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -125,4 +126,28 @@ func TestSubsetCheckerDepth(t *testing.T) {
 		deep = jsonv.ObjectValue(jsonv.Member{Key: "items", Value: deep})
 	}
 	checkSubsetError(t, registry.CheckSubsetSchema(deep), []string{"schema nests deeper than 12000 levels"})
+}
+
+// FuzzCheckSubsetSchema: on any JSON the checker returns (never panics), and every schema it
+// accepts is also a schema the registry accepts for a tool's output.
+func FuzzCheckSubsetSchema(f *testing.F) {
+	for _, s := range []string{`{}`, `true`, `{"type":"object","properties":{"a":{"type":"string","enum":["x"],"const":"x"}},"required":["a"],"additionalProperties":false}`,
+		`{"oneOf":[{"type":"integer"},{"type":"null"}]}`, `{"type":"array","items":{"type":"number","const":1.5}}`, `{"type":["string"]}`,
+		`{"type":"object","required":["b"],"properties":[]}`, `{"anyOf":[{}],"description":1}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		schema, err := jsonv.ParseString(text)
+		if err != nil {
+			return
+		}
+		if registry.CheckSubsetSchema(schema) != nil {
+			return
+		}
+		tool := registry.Tool{Name: "t", Output: registry.OutputOf(schema),
+			Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }}
+		if _, err := registry.New().Register(tool); err != nil {
+			t.Fatalf("inside the subset but refused by the registry: %s: %v", text, err)
+		}
+	})
 }
