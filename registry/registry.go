@@ -25,7 +25,8 @@
 //
 // Schemas are full JSON Schema (2020-12 and draft-07). CheckSubsetSchema and
 // CheckObjectSubsetSchema check that a schema stays inside the smaller subset the upstream Code
-// Mode enforces (UNSUPPORTED_SCHEMA otherwise), for schemas that must also work there.
+// Mode enforces (UNSUPPORTED_SCHEMA otherwise), for schemas that must also work there, and
+// ValidateSubsetValue validates a value against such a schema with the upstream's messages.
 package registry
 
 import (

@@ -281,3 +281,122 @@ func containsValue(list, x jsonv.Value) bool {
 	}
 	return false
 }
+
+// ValidateSubsetValue validates value against a schema inside the subset (see
+// CheckSubsetSchema; keywords outside it are ignored) with the upstream's rules and messages,
+// and returns the violations in walk order, none when value conforms. Paths start at rootLabel
+// ("value" is the upstream's default; "" leaves paths bare and names the root "arguments"):
+// <path>.<key> for an object member, <path>[<i>] for an array element, each quoted:
+//
+//	"value.file" must be a string
+//	missing required property "value.servers[1].host"
+//	"value.extra" is not a declared property (additionalProperties: false)
+//	"value" must match exactly one oneOf branch (matched 2)
+//	"value.color" must be one of ["red","green"]
+//
+// A schema or value nesting deeper than jsonv.MaxDepth is one violation.
+func ValidateSubsetValue(schema, value jsonv.Value, rootLabel string) []string {
+	var c subsetValidation
+	at := &subsetPath{seg: rootLabel}
+	if schema.Depth() > jsonv.MaxDepth || value.Depth() > jsonv.MaxDepth {
+		c.fail(at, " nests deeper than %d levels", jsonv.MaxDepth)
+		return c.violations
+	}
+	c.value(schema, value, at)
+	return c.violations
+}
+
+// subsetValidation collects the violations of one value.
+type subsetValidation struct{ violations []string }
+
+// quoted renders the path at as a message quotes it.
+func quoted(at *subsetPath) string {
+	p := at.String()
+	if p == "" {
+		p = argumentsLabel
+	}
+	return string(jsonv.AppendString(nil, p))
+}
+
+func (c *subsetValidation) fail(at *subsetPath, format string, args ...any) {
+	c.violations = append(c.violations, quoted(at)+fmt.Sprintf(format, args...))
+}
+
+// member is the path of an object member: no leading dot below an empty root label.
+func member(at *subsetPath, key string) *subsetPath {
+	if at.parent == nil && at.seg == "" {
+		return at.child(key)
+	}
+	return at.child("." + key)
+}
+
+func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
+	if oneOf, ok := schema.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
+		matched := 0
+		for _, branch := range oneOf.Items() {
+			var b subsetValidation
+			if b.value(branch, v, at); len(b.violations) == 0 {
+				matched++
+			}
+		}
+		if matched != 1 {
+			c.fail(at, " must match exactly one oneOf branch (matched %d)", matched)
+		}
+		return
+	}
+	typ := schema.Lookup("type")
+	if typ.Kind() != jsonv.String {
+		return // annotation-only: any JSON value, and a jsonv.Value is lossless JSON
+	}
+	switch t := typ.AsString(); t {
+	case "object":
+		c.object(schema, v, at)
+	case "array":
+		if v.Kind() != jsonv.Array {
+			c.fail(at, " must be an array")
+			return
+		}
+		if items, ok := schema.Get("items"); ok {
+			for i, x := range v.Items() {
+				c.value(items, x, at.child("["+strconv.Itoa(i)+"]"))
+			}
+		}
+	default:
+		if !subsetTypeMatches(t, v) {
+			c.fail(at, " must be %s", map[string]string{"string": "a string", "number": "a number",
+				"integer": "an integer", "boolean": "a boolean", "null": "null"}[t])
+			return
+		}
+		if enum, ok := schema.Get("enum"); ok && enum.Kind() == jsonv.Array && !containsValue(enum, v) {
+			c.fail(at, " must be one of %s", enum)
+		}
+		if k, ok := schema.Get("const"); ok && !containsValue(jsonv.ArrayValue(k), v) {
+			c.fail(at, " must be %s", k)
+		}
+	}
+}
+
+func (c *subsetValidation) object(schema, v jsonv.Value, at *subsetPath) {
+	if v.Kind() != jsonv.Object {
+		c.fail(at, " must be an object")
+		return
+	}
+	props := schema.Lookup("properties")
+	for _, name := range schema.Lookup("required").Items() {
+		if _, ok := v.Get(name.AsString()); !ok {
+			c.violations = append(c.violations, "missing required property "+quoted(member(at, name.AsString())))
+		}
+	}
+	for _, m := range props.Members() {
+		if x, ok := v.Get(m.Key); ok {
+			c.value(m.Value, x, member(at, m.Key))
+		}
+	}
+	if ap := schema.Lookup("additionalProperties"); ap.Kind() == jsonv.Bool && !ap.AsBool() {
+		for _, m := range v.Members() {
+			if _, declared := props.Get(m.Key); !declared {
+				c.fail(member(at, m.Key), " is not a declared property (additionalProperties: false)")
+			}
+		}
+	}
+}

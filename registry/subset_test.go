@@ -151,3 +151,78 @@ func FuzzCheckSubsetSchema(f *testing.F) {
 		}
 	})
 }
+
+// TestSubsetValueValidation: the subset's value validator, with the upstream's messages and
+// walk order (required, then the declared properties, then undeclared ones).
+func TestSubsetValueValidation(t *testing.T) {
+	params := `{"type":"object","properties":{"path":{"type":"string"},"s":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},` +
+		`"servers":{"type":"array","items":{"type":"object","properties":{"host":{"type":"string"}},"required":["host"]}},` +
+		`"color":{"type":"string","enum":["red","green"]},"bag":{"type":"object"},"n":{"type":"integer","enum":[1,2],"const":1}},"required":["path"]}`
+	cases := []struct {
+		name, schema, value, root string
+		want                      []string
+	}{
+		{"arguments", params, `{"s":1,"tags":["a",2],"servers":[{"host":"h"},{}],"color":"blue","bag":[],"n":2,"extra":true}`, "", []string{
+			`missing required property "path"`, `"s" must be a string`, `"tags[1]" must be a string`, `missing required property "servers[1].host"`,
+			`"color" must be one of ["red","green"]`, `"bag" must be an object`, `"n" must be 1`}},
+		{"arguments root", params, `[]`, "", []string{`"arguments" must be an object`}},
+		{"conforming", params, `{"path":"p","n":1,"tags":[]}`, "", nil},
+		{"output paths", `{"type":"object","properties":{"file":{"type":"string"},"list":{"type":"array","items":{"type":"integer"}}},"required":["id"],"additionalProperties":false}`,
+			`{"file":1,"list":[1,1.5,"x"],"z":null}`, "value", []string{
+				`missing required property "value.id"`, `"value.file" must be a string`, `"value.list[1]" must be an integer`, `"value.list[2]" must be an integer`,
+				`"value.z" is not a declared property (additionalProperties: false)`}},
+		{"root types", `{"type":"number"}`, `"1"`, "value", []string{`"value" must be a number`}},
+		{"boolean and null", `{"type":"array","items":{"oneOf":[{"type":"boolean"},{"type":"null"}]}}`, `[true,null,0]`, "value", []string{
+			`"value[2]" must match exactly one oneOf branch (matched 0)`}},
+		{"overlapping branches", `{"oneOf":[{"type":"number"},{"type":"integer"}]}`, `2`, "value", []string{`"value" must match exactly one oneOf branch (matched 2)`}},
+		{"one branch matches", `{"oneOf":[{"type":"number"},{"type":"integer"}]}`, `2.5`, "value", nil},
+		{"enum before const", `{"type":"string","enum":["a","b"],"const":"a"}`, `"c"`, "value", []string{`"value" must be one of ["a","b"]`, `"value" must be "a"`}},
+		{"any JSON", `{"description":"anything"}`, `{"a":[1,{"b":null}]}`, "value", nil},
+		{"own properties only", `{"type":"object","properties":{"toString":{"type":"string"}},"required":["constructor"]}`, `{}`, "value", []string{
+			`missing required property "value.constructor"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := registry.ValidateSubsetValue(jsonv.MustParse(c.schema), jsonv.MustParse(c.value), c.root)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Fatalf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+	// 5,000 nested oneOf levels validate (upstream: no recursion limit to 5,000).
+	schema, value := jsonv.MustParse(`{"type":"string"}`), jsonv.StringValue("x")
+	for range 5000 {
+		schema = jsonv.ObjectValue(jsonv.Member{Key: "type", Value: jsonv.StringValue("array")}, jsonv.Member{Key: "items", Value: schema})
+		value = jsonv.ArrayValue(value)
+	}
+	if got := registry.ValidateSubsetValue(schema, value, "value"); got != nil {
+		t.Fatalf("deep value: %q", got)
+	}
+}
+
+// FuzzValidateSubsetValue: for a schema inside the subset, the subset's validator and the
+// registry's full JSON Schema validation agree on every value (the messages differ).
+func FuzzValidateSubsetValue(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"integer","enum":[1,2]}},"required":["a"],"additionalProperties":false}`, `{"a":1}`)
+	f.Add(`{"oneOf":[{"type":"number"},{"type":"integer"}]}`, `2.5`)
+	f.Add(`{"type":"array","items":{"oneOf":[{"type":"string","const":"x"},{"type":"null"}]}}`, `["x",null,"y"]`)
+	f.Add(`{"type":"object","properties":{"o":{"type":"object","properties":{},"additionalProperties":false}}}`, `{"o":{"k":[]}}`)
+	f.Fuzz(func(t *testing.T, schemaText, valueText string) {
+		schema, err1 := jsonv.ParseString(schemaText)
+		value, err2 := jsonv.ParseString(valueText)
+		if err1 != nil || err2 != nil || registry.CheckSubsetSchema(schema) != nil {
+			return
+		}
+		violations := registry.ValidateSubsetValue(schema, value, "value")
+		tool := registry.Tool{Name: "t", Output: registry.OutputOf(schema),
+			Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) { return value, nil }}
+		reg := registry.New()
+		if _, err := reg.Register(tool); err != nil {
+			t.Fatal(err)
+		}
+		res := reg.Execute(context.Background(), registry.Call{CallID: "c", Name: "t", Arguments: jsonv.ObjectValue()})
+		if res.IsError != (len(violations) > 0) {
+			t.Fatalf("schema %s, value %s: subset violations %q, registry %v", schemaText, valueText, violations, res.Err)
+		}
+	})
+}
