@@ -78,8 +78,8 @@ func subsetError(v SchemaViolations) error {
 	return &Error{Code: CodeUnsupportedSchema, Name: "JsonSchemaError", Message: "unsupported JSON schema: " + v.Error(), Err: v}
 }
 
-// subsetPath is the place of a schema node, rendered only for a violation: building every
-// node's path as a string would cost quadratic time in the depth.
+// subsetPath is the place of a schema node or a value, rendered only for a violation: building
+// every place as a string would cost quadratic time in the depth.
 type subsetPath struct {
 	parent *subsetPath
 	seg    string // ".items", "[1]", or the root label
