@@ -234,7 +234,7 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	case opts.Executor == nil:
 		return nil, errors.New("bridge: Options.Executor is required")
 	case opts.MaxParallel < 0:
-		return nil, fmt.Errorf("bridge: Options.MaxParallel must be positive, got %d", opts.MaxParallel)
+		return nil, fmt.Errorf("bridge: Options.MaxParallel must be positive, or 0 for DefaultMaxParallel; got %d", opts.MaxParallel)
 	case opts.MaxParallel == 0:
 		opts.MaxParallel = DefaultMaxParallel
 	}

@@ -199,3 +199,35 @@ func TestOuterCancellationCauseNamesTheReason(t *testing.T) {
 		t.Fatalf("err = %v", o.err)
 	}
 }
+
+// TestCancelDuringPostExecuteAborts: a sub-call whose body succeeded and whose post-execute was
+// running when the outer call was cancelled settled as a success (isError false, the tool's
+// content) although the outer call was cancelled before its commit. It settles as ABORTED, as
+// the upstream's cancellation contract reports it.
+func TestCancelDuringPostExecuteAborts(t *testing.T) {
+	reg := newRegistry(t, echo)
+	inPost := make(chan struct{})
+	reg.OnPostExecute(func(ctx context.Context, _ registry.Execution, _ registry.Result, next func() registry.PostDecision) registry.PostDecision {
+		close(inPost)
+		<-ctx.Done()
+		return next()
+	})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	rec := &recorder{}
+	b, err := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := call(b.Namespace(), "echo", `{"value":"x"}`)
+	<-inPost
+	cancel(errors.New("user pressed stop"))
+	<-o.done
+	b.Close()
+	if o.err == nil || o.err.Error() != "run_code run is over (user pressed stop); echo result discarded" {
+		t.Errorf("err = %v", o.err)
+	}
+	lines := rec.lines()
+	if len(lines) != 2 || !strings.Contains(lines[1], `"isError":true,"content":[{"type":"text","text":"Error: tool call aborted"}]`) {
+		t.Fatalf("want the settle event of an aborted call, got:\n%s", strings.Join(lines, "\n"))
+	}
+}

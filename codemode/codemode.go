@@ -35,8 +35,8 @@ type Options struct {
 	// helpers for the rest). Zero means DefaultCompactAbove; negative never compacts.
 	CompactAbove int
 	// MaxParallelSubCalls is how many concurrency-safe sub-calls of one run may run at once.
-	// Zero means bridge.DefaultMaxParallel (10); 1 makes every run fully serial; negative is
-	// invalid.
+	// Zero means bridge.DefaultMaxParallel (10), the Go zero value standing for the default
+	// where the upstream rejects 0; 1 makes every run fully serial; negative is invalid.
 	MaxParallelSubCalls int
 	// DispatchLog is the dispatch-log waterfall of every run: it shapes the content each
 	// code-dispatch event carries (see bridge.LogFunc).
@@ -56,7 +56,7 @@ func Install(reg *registry.Registry, opts Options) error {
 		return errors.New("codemode: Options.Runtime is required")
 	}
 	if opts.MaxParallelSubCalls < 0 {
-		return errors.New("maxParallelSubCalls must be a positive integer")
+		return fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", bridge.DefaultMaxParallel, opts.MaxParallelSubCalls)
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetCompact)
@@ -70,7 +70,8 @@ func Install(reg *registry.Registry, opts Options) error {
 				return []registry.Content{registry.TextContent(RenderText(value))}
 			},
 		},
-		Execute: cm.execute,
+		Execute:     cm.execute,
+		PresentCall: presentCall,
 	})
 }
 

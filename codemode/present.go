@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -103,4 +104,15 @@ func RenderPrompt(sections []Section) string {
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// presentCall presents a pending run_code call as the upstream does: the model's description
+// as the title, kind "execute", the program as the raw input. Arguments without a code and a
+// description string get nil, so the registry falls back to the generic view.
+func presentCall(args jsonv.Value) *registry.CallView {
+	code, description := args.Lookup("code"), args.Lookup("description")
+	if code.Kind() != jsonv.String || description.Kind() != jsonv.String {
+		return nil
+	}
+	return &registry.CallView{Card: registry.CardGeneric, Title: description.AsString(), Kind: "execute", RawInput: code}
 }

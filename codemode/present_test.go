@@ -182,3 +182,25 @@ func TestRenderPromptOrdersAndDropsEmptySections(t *testing.T) {
 		t.Fatal("RenderPrompt(nil) is not empty")
 	}
 }
+
+// TestRunCodeCallPresentation: a pending run_code call was presented generically (title
+// "run_code", the whole arguments object as raw input). It is presented as the upstream does:
+// the model's description as title, kind execute, the program as raw input; arguments that
+// are not a code and a description string keep the generic view.
+func TestRunCodeCallPresentation(t *testing.T) {
+	reg := presentingRegistry(t, true)
+	scope := presentingScope(t, reg, registry.PresentCode)
+	args := jsonv.MustParse(`{"code":"return 1 + 1","description":"Add one and one"}`)
+	v := reg.PresentCall(registry.ReservedName, args, scope)
+	if v.Card != registry.CardGeneric || v.Title != "Add one and one" || v.Kind != "execute" ||
+		v.RawInput.String() != `"return 1 + 1"` {
+		t.Errorf("run_code presented as %+v (raw input %s)", v, v.RawInput)
+	}
+	for _, bad := range []string{`{"code":"return 1"}`, `{"code":1,"description":"d"}`, `{"code":"return 1","description":""}`, `"x"`} {
+		args := jsonv.MustParse(bad)
+		v := reg.PresentCall(registry.ReservedName, args, scope)
+		if v.Card != registry.CardGeneric || v.Title != registry.ReservedName || v.Kind != "" || v.RawInput.String() != args.String() {
+			t.Errorf("run_code with arguments %s presented as %+v, want the generic view", bad, v)
+		}
+	}
+}

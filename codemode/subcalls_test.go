@@ -148,13 +148,31 @@ func TestSubCallsToAnUnsafeToolUnderPromiseAllRunOneAtATimeInOrder(t *testing.T)
 	}
 }
 
-func TestMaxParallelSubCallsMustBePositive(t *testing.T) {
+// TestMaxParallelZeroMeansDefault: MaxParallelSubCalls 0 is the Go zero value and means the
+// default, bridge.DefaultMaxParallel (the upstream rejects 0; see the DECISIONS row): 12 safe
+// calls under Promise.all run 10 at a time. A negative value was refused with the upstream's
+// "must be a positive integer", which 0 contradicts; the message now says what is accepted.
+func TestMaxParallelZeroMeansDefault(t *testing.T) {
+	g := newSubGate()
+	reg := subSetup(t, codemode.Options{MaxParallelSubCalls: 0}, g.tool("read", true))
+	done := make(chan registry.Result, 1)
+	go func() {
+		done <- subRun(context.Background(), reg, `return (await Promise.all(Array.from({length: 12}, (_, i) => tools.read({id: String(i)})))).length`)
+	}()
+	g.drive(t, 12, bridge.DefaultMaxParallel)
+	if res := <-done; res.IsError || registry.TextOf(res.Content) != "12" {
+		t.Fatalf("result = %s", registry.TextOf(res.Content))
+	}
+	if g.peak != bridge.DefaultMaxParallel {
+		t.Fatalf("peak = %d, want %d", g.peak, bridge.DefaultMaxParallel)
+	}
+
 	rt, err := jsruntime.New(jsruntime.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = codemode.Install(registry.New(), codemode.Options{Runtime: rt, MaxParallelSubCalls: -1})
-	if err == nil || err.Error() != "maxParallelSubCalls must be a positive integer" {
+	if err == nil || err.Error() != "maxParallelSubCalls must be a positive integer, or 0 for the default (10); got -1" {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -79,7 +79,8 @@ func (rl *realm) buildBindings(nss []Namespace) ([]goja.Value, error) {
 // bindingFunc is the JavaScript side of function j of namespace i: it snapshots its one
 // argument as lossless JSON, calls the host function synchronously, and returns a promise that
 // the host's settle callback settles through the loop. It never throws. A host that settles
-// with the Undefined value and no error resolves the promise to undefined.
+// with the Undefined value and no error rejects the promise, as for any resolution that is not
+// lossless JSON.
 func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		r := rl.owner
@@ -130,11 +131,12 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 	}
 }
 
-// incomingError is the error a host call fails with when the value it settled with cannot reach
-// the program unaltered (see checkIncoming), or nil. The process pool applies it in the parent.
+// incomingError is the error a host call fails with when the value it settled with is not
+// lossless JSON (Undefined) or cannot reach the program unaltered (see checkIncoming), or nil.
+// The process pool applies it in the parent.
 func incomingError(v jsonv.Value) error {
 	if !v.IsDefined() {
-		return nil
+		return errors.New(msgBadResult)
 	}
 	if err := checkIncoming(v); err != nil {
 		return errors.New(withPlace(msgBadResult, err, "result"))

@@ -43,7 +43,7 @@ func TestBoundaryDepth(t *testing.T) {
 			fns: []jsruntime.Function{echo("echo")}, want: "7999"},
 		{name: "tool result deeper than MaxDepth", program: "try { await tools.deep({}) } catch (e) { return e.message }",
 			fns:  []jsruntime.Function{returning("deep", nestedArrays(jsonv.MaxDepth+1))},
-			want: `"binding result must be lossless JSON: the value at result nests deeper than 12000 levels"`},
+			want: `"binding resolution must be lossless JSON: the value at result nests deeper than 12000 levels"`},
 		{name: "tool result at MaxDepth", program: "let r = await tools.deep({}), d = 0; while (Array.isArray(r)) { r = r[0]; d++ } return d",
 			fns: []jsruntime.Function{returning("deep", nestedArrays(jsonv.MaxDepth))}, want: "12000"},
 	})
@@ -73,10 +73,10 @@ func TestBoundaryStrings(t *testing.T) {
 			fns: []jsruntime.Function{echo("echo")}, want: "{\"\ufffd\":\"\U0001F600\ufffd\"}"},
 		{name: "tool string not UTF-8", program: "try { await tools.bad({}) } catch (e) { return e.message }",
 			fns:  []jsruntime.Function{returning("bad", bad)},
-			want: `"binding result must be lossless JSON: the string at result.items[1].text is not valid UTF-8 (byte offset 3)"`},
+			want: `"binding resolution must be lossless JSON: the string at result.items[1].text is not valid UTF-8 (byte offset 3)"`},
 		{name: "tool key not UTF-8", program: "try { await tools.bad({}) } catch (e) { return e.message }",
 			fns:  []jsruntime.Function{returning("bad", badKey)},
-			want: "\"binding result must be lossless JSON: the key at result \\\"odd key\ufffd\\\" is not valid UTF-8 (byte offset 7)\""},
+			want: "\"binding resolution must be lossless JSON: the key at result \\\"odd key\ufffd\\\" is not valid UTF-8 (byte offset 7)\""},
 	})
 }
 
@@ -86,4 +86,17 @@ func TestBoundaryErrorsNameLongPathsBriefly(t *testing.T) {
 	if res.Error == nil || len(res.Error.Message) > 300 || !strings.Contains(res.Error.Message, "more)…") {
 		t.Fatalf("failure = %+v, want a short message with an elided path", res.Error)
 	}
+}
+
+// TestUndefinedSettleRejects: a host function that settled with the Undefined value and no
+// error resolved the program's promise with undefined; the seam refuses every resolution that
+// is not lossless JSON, so it rejects, the same in both isolations.
+func TestUndefinedSettleRejects(t *testing.T) {
+	forEachIsolation(t, []confCase{
+		{name: "undefined resolution", program: "try { return ['resolved', await tools.nothing({})] } catch (e) { return [e.name, e.toolName, e.message] }",
+			fns:  []jsruntime.Function{returning("nothing", jsonv.Value{})},
+			want: `["ToolCallError","nothing","binding resolution must be lossless JSON"]`},
+		{name: "null resolves", program: "return await tools.none({})",
+			fns: []jsruntime.Function{returning("none", jsonv.NullValue())}, want: "null"},
+	})
 }

@@ -21,7 +21,7 @@ const (
 	msgStackOverflow  = "Maximum call stack size exceeded"
 	msgInvalidOutput  = "program completion must be lossless JSON"
 	msgBadArguments   = "binding arguments must be lossless JSON"
-	msgBadResult      = "binding result must be lossless JSON"
+	msgBadResult      = "binding resolution must be lossless JSON"
 	msgUnrenderable   = "program threw an unrenderable value"
 	msgNotAFunction   = "program did not compile to a function"
 	unhandledRejected = "Unhandled rejection: "

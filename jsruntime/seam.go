@@ -88,7 +88,10 @@ import (
 // program makes the calls, with the argument already checked to be lossless JSON. It must not
 // block: it starts the work and reports the outcome by calling settle exactly once, from any
 // goroutine, at any time (a settle after the run ended is ignored). A non-nil error rejects the
-// program's promise with the namespace's error class and the error's message.
+// program's promise with the namespace's error class and the error's message. With a nil error,
+// a value that cannot reach the program as lossless JSON (Undefined, nested deeper than
+// jsonv.MaxDepth, text that is not valid UTF-8) rejects it with "binding resolution must be
+// lossless JSON" (and the place, when there is one).
 //
 // ctx is the run's context; it is cancelled when the run ends.
 type HostFunc func(ctx context.Context, args jsonv.Value, settle func(jsonv.Value, error))

@@ -34,3 +34,19 @@ func Example() {
 	// "hello, Ada" hello, Ada
 	// Error: invalid arguments: missing required property "name" true
 }
+
+// A structured output's schema checked against the upstream Code Mode's subset: the registry
+// accepts full JSON Schema, the subset does not accept format or numeric bounds.
+func ExampleCheckObjectSubsetSchema() {
+	schema := jsonv.MustParse(`{"type":"object","properties":{"url":{"type":"string","format":"uri"},"score":{"type":"number","minimum":0}},"required":["url"]}`)
+	err := registry.CheckObjectSubsetSchema(schema)
+	var violations registry.SchemaViolations
+	fmt.Println(errors.Is(err, registry.CodeUnsupportedSchema), errors.As(err, &violations))
+	for _, v := range violations {
+		fmt.Println(v)
+	}
+	// Output:
+	// true true
+	// schema.properties.url.format is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)
+	// schema.properties.score.minimum is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)
+}

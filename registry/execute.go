@@ -138,7 +138,7 @@ func (inv *Invocation) ConcludeTurn() {
 // Execute runs one call through the whole pipeline and returns its final result. It never
 // panics and never returns a Go error: every failure is a Result with IsError and a coded Err.
 // ctx is the caller's: cancelling it cancels the call (ABORTED_BEFORE_DISPATCH before the body
-// started, ABORTED when a success arrives after it).
+// started, ABORTED for a success when the cancellation comes before the end of post-execute).
 func (r *Registry) Execute(ctx context.Context, call Call) Result {
 	p := r.Prepare(ctx, call)
 	p.Dispatch()
@@ -262,6 +262,12 @@ func (p *Prepared) finish(s stage, res Result) {
 	p.stage, p.result = s, res
 }
 
+// aborted is the result of a call whose caller was cancelled after its body started and before
+// its result was final.
+func aborted(ctx context.Context) Result {
+	return errorResult(&Error{Code: CodeAborted, Name: "AbortError", Message: "tool call aborted", Err: context.Cause(ctx)})
+}
+
 func abortedBeforeDispatch(ctx context.Context) Result {
 	return errorResult(&Error{Code: CodeAbortedBeforeDispatch, Name: "AbortError", Message: "tool call aborted before dispatch", Err: context.Cause(ctx)})
 }
@@ -349,7 +355,7 @@ func (p *Prepared) Dispatch() {
 		return
 	}
 	if !res.IsError && p.ctx.Err() != nil {
-		res = errorResult(&Error{Code: CodeAborted, Name: "AbortError", Message: "tool call aborted", Err: context.Cause(p.ctx)})
+		res = aborted(p.ctx)
 	}
 	p.finish(stagePost, res)
 }
@@ -481,7 +487,8 @@ func runBody(ctx context.Context, t Tool, inv *Invocation) (v jsonv.Value, err e
 }
 
 // Finish runs the post-execute waterfall (unless the call failed in the pipeline itself), the
-// tool's FinalizeContent and the observers, and returns the final result.
+// tool's FinalizeContent and the observers, and returns the final result. A success whose
+// caller's context was cancelled by the end of post-execute becomes ABORTED.
 func (p *Prepared) Finish() Result {
 	if p.stage == stageDispatch {
 		p.Dispatch()
@@ -502,6 +509,14 @@ func (p *Prepared) Finish() Result {
 	}
 	if p.stage == stagePost && len(p.post) > 0 { // checked here: runPost's closure moves res to the heap
 		res = p.runPost(res)
+	}
+	if !res.IsError && p.ctx.Err() != nil {
+		// The caller was cancelled before the result became final (while post-execute ran, or
+		// while a committing caller such as the bridge held the result): the call is aborted,
+		// whatever post-execute decided. Contexts already attached still ride the result.
+		contexts := res.AdditionalContexts
+		res = aborted(p.ctx)
+		res.AdditionalContexts = contexts
 	}
 	if p.finalize != nil {
 		if content, err := protect("finalizeContent", func() []Content { return p.finalize(p.exec, res.clone()) }); err == nil && content != nil {

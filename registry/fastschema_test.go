@@ -104,7 +104,7 @@ func TestSchemasOutsideTheFastSubsetUseTheFullValidator(t *testing.T) {
 	}
 	// Outside the subset, values are still checked, by the full validator.
 	c, _ := compileSchema("t", "parameters", jsonv.MustParse(`{"type":"number","minimum":0}`))
-	if v := c.violations(jsonv.MustParse(`-1`), "arguments"); len(v) != 1 {
+	if v := c.violations(jsonv.MustParse(`-1`), ""); len(v) != 1 {
 		t.Fatalf("violations = %v", v)
 	}
 }
@@ -112,7 +112,7 @@ func TestSchemasOutsideTheFastSubsetUseTheFullValidator(t *testing.T) {
 // A value the fast subset rejects gets the full validator's messages.
 func TestFastSchemaRejectionsKeepTheFullMessages(t *testing.T) {
 	c, _ := compileSchema("t", "parameters", jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`))
-	got := c.violations(jsonv.MustParse(`{"b":1}`), "arguments")
+	got := c.violations(jsonv.MustParse(`{"b":1}`), "")
 	want := []string{`missing required property "a"`, `"b" is not a declared property (additionalProperties: false)`}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("violations = %q, want %q", got, want)

@@ -448,3 +448,26 @@ func TestNonJSONOutputsAreInvalidToolOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelDuringPostExecuteAborts: a success whose caller was cancelled while post-execute
+// ran stayed a success; the caller was cancelled before the result was final, so the call
+// ends ABORTED (with the cause), and the observers see that result.
+func TestCancelDuringPostExecuteAborts(t *testing.T) {
+	reg := newRegistry(t, echoTool())
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("user pressed stop")
+	reg.OnPostExecute(func(_ context.Context, _ registry.Execution, _ registry.Result, next func() registry.PostDecision) registry.PostDecision {
+		cancel(stop)
+		return next()
+	})
+	var observed registry.Result
+	reg.OnResult(func(_ registry.Execution, res registry.Result) { observed = res })
+	res := reg.Execute(ctx, registry.Call{CallID: "c", Name: "echo", Arguments: jsonv.MustParse(`{"value":"x"}`)})
+	if !res.IsError || !errors.Is(res.Err, registry.CodeAborted) || !errors.Is(res.Err, stop) ||
+		registry.TextOf(res.Content) != "Error: tool call aborted" || res.Value.IsDefined() {
+		t.Fatalf("result = %+v", res)
+	}
+	if !observed.IsError || !errors.Is(observed.Err, registry.CodeAborted) {
+		t.Fatalf("observers saw %+v", observed)
+	}
+}

@@ -8,7 +8,8 @@
 //  4. around-dispatch wrappers (WrapExecute), then the tool's own timeout, then the body: lookup
 //     (UNKNOWN_TOOL), argument validation against the tool's JSON Schema (INVALID_ARGS), Execute,
 //     output validation (INVALID_TOOL_OUTPUT) and rendering;
-//  5. the post-execute waterfall (OnPostExecute): accept, replace content or value, or block;
+//  5. the post-execute waterfall (OnPostExecute): accept, replace content or value, or block; a
+//     success whose caller has cancelled by the end of this stage becomes ABORTED;
 //  6. the tool's FinalizeContent, exactly once, for every outcome;
 //  7. result observers (OnResult), whose failures are contained.
 //
@@ -21,6 +22,11 @@
 // registry knows nothing about Code Mode except the parent token a nested call carries, the
 // reserved transport name run_code, and each scope's Presentation: whether the transport is
 // offered (code, both) and whether direct calls of other tools are refused (code).
+//
+// Schemas are full JSON Schema (2020-12 and draft-07). CheckSubsetSchema and
+// CheckObjectSubsetSchema check that a schema stays inside the smaller subset the upstream Code
+// Mode enforces (UNSUPPORTED_SCHEMA otherwise), for schemas that must also work there, and
+// ValidateSubsetValue validates a value against such a schema with the upstream's messages.
 package registry
 
 import (
@@ -152,7 +158,7 @@ func (c argsCheck) violationsOf(e *entry, args jsonv.Value) []string {
 		}
 		return *c.violations
 	}
-	return e.params.violations(args, "arguments")
+	return e.params.violations(args, "")
 }
 
 // Execution is one call inside the pipeline, as hooks and observers see it. It is a value:

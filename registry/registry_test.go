@@ -309,3 +309,39 @@ func BenchmarkExecuteTyped(b *testing.B) {
 		}
 	}
 }
+
+// TestValidationPathsKeepRootLabel: below the root, a violation's path lost its root label
+// ("file" must be a string, where the value is the tool's output). Paths now start at the root
+// label as the upstream renders them: value.file, value[1] for outputs; arguments stay bare
+// (the upstream's empty root label), with "arguments" naming the root itself.
+func TestValidationPathsKeepRootLabel(t *testing.T) {
+	returning := func(name, schema, value string) registry.Tool {
+		return registry.Tool{Name: name, Output: registry.OutputOf(jsonv.MustParse(schema)),
+			Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.MustParse(value), nil }}
+	}
+	nop := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
+	args := registry.Tool{Name: "args", Output: registry.AnyOutput(), Execute: nop,
+		Parameters: jsonv.MustParse(`{"type":"object","properties":{"file":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}}},"required":["file"],"additionalProperties":false}`)}
+	reg := newRegistry(t, args,
+		returning("object", `{"type":"object","properties":{"file":{"type":"string"}}}`, `{"file":1}`),
+		returning("array", `{"type":"array","items":{"type":"integer"}}`, `[1,"x"]`),
+		returning("nested", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer","minimum":0},"k":{"enum":["x"]}},"required":["id"],"additionalProperties":false}}}}`,
+			`{"a":[{"n":-1,"k":"y","z":0}]}`),
+		returning("root", `{"type":"string"}`, `1`))
+	cases := []struct{ tool, args, want string }{
+		{"object", `{}`, `tool "object" returned invalid output: "value.file" must be a string, got number`},
+		{"array", `{}`, `tool "array" returned invalid output: "value[1]" must be an integer, got string`},
+		{"nested", `{}`, `tool "nested" returned invalid output: missing required property "value.a[0].id"; ` +
+			`"value.a[0].z" is not a declared property (additionalProperties: false); "value.a[0].k" must be one of ["x"]; "value.a[0].n": minimum: got -1, want 0`},
+		{"root", `{}`, `tool "root" returned invalid output: "value" must be a string, got number`},
+		{"args", `{"file":1,"tags":["a",2]}`, `invalid arguments: "file" must be a string, got number; "tags[1]" must be a string, got number`},
+		{"args", `{"x":1}`, `invalid arguments: missing required property "file"; "x" is not a declared property (additionalProperties: false)`},
+		{"args", `[]`, `invalid arguments: "arguments" must be an object, got array`},
+	}
+	for _, c := range cases {
+		res := reg.Execute(context.Background(), registry.Call{CallID: "c", Name: c.tool, Arguments: jsonv.MustParse(c.args)})
+		if res.Err == nil || res.Err.Message != c.want {
+			t.Errorf("%s(%s): %+v\nwant %s", c.tool, c.args, res.Err, c.want)
+		}
+	}
+}

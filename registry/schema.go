@@ -52,7 +52,10 @@ func compileSchema(toolName, role string, doc jsonv.Value) (*compiledSchema, err
 }
 
 // violations validates v and returns one message per leaf violation, each naming the JSON path
-// of the offending value (root shown as rootLabel).
+// of the offending value from rootLabel, as the upstream renders paths: rootLabel for the root,
+// <path>.<key> for an object's member, <path>[<i>] for an array's element. An empty rootLabel
+// (tool arguments) leaves paths below the root bare ("file", "tags[1]") and names the root
+// itself "arguments".
 func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
 	if s == nil || (s.fast != nil && s.fast.accepts(v)) {
 		return nil
@@ -91,7 +94,7 @@ func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
 }
 
 func describeViolation(p *message.Printer, e *jsonschema.ValidationError, rootLabel string) string {
-	path := jsonPath(e.InstanceLocation)
+	path := underRoot(rootLabel, jsonPath(e.InstanceLocation))
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		msgs := make([]string, len(k.Missing))
@@ -101,23 +104,23 @@ func describeViolation(p *message.Printer, e *jsonschema.ValidationError, rootLa
 		return strings.Join(msgs, "; ")
 	case *kind.Type:
 		want := strings.Join(k.Want, " or ")
-		return quotePath(path, rootLabel) + " must be " + article(want) + want + ", got " + k.Got
+		return quotePath(path) + " must be " + article(want) + want + ", got " + k.Got
 	case *kind.Enum:
 		if want, err := jsonv.FromGo(k.Want); err == nil {
-			return quotePath(path, rootLabel) + " must be one of " + want.String()
+			return quotePath(path) + " must be one of " + want.String()
 		}
 	case *kind.Const:
 		if want, err := jsonv.FromGo(k.Want); err == nil {
-			return quotePath(path, rootLabel) + " must be " + want.String()
+			return quotePath(path) + " must be " + want.String()
 		}
 	case *kind.AdditionalProperties:
 		msgs := make([]string, len(k.Properties))
 		for i, prop := range k.Properties {
-			msgs[i] = quotePath(joinPath(path, prop), rootLabel) + " is not a declared property (additionalProperties: false)"
+			msgs[i] = quotePath(joinPath(path, prop)) + " is not a declared property (additionalProperties: false)"
 		}
 		return strings.Join(msgs, "; ")
 	}
-	return quotePath(path, rootLabel) + ": " + e.ErrorKind.LocalizedString(p)
+	return quotePath(path) + ": " + e.ErrorKind.LocalizedString(p)
 }
 
 func article(word string) string {
@@ -154,9 +157,26 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-func quotePath(path, rootLabel string) string {
+// underRoot returns path (as jsonPath renders it) below the root label.
+func underRoot(rootLabel, path string) string {
+	switch {
+	case rootLabel == "":
+		return path
+	case path == "":
+		return rootLabel
+	case path[0] == '[':
+		return rootLabel + path
+	}
+	return rootLabel + "." + path
+}
+
+// argumentsLabel names the root of a value validated with an empty root label: tool arguments.
+const argumentsLabel = "arguments"
+
+// quotePath quotes a full path for a message, naming an empty one argumentsLabel.
+func quotePath(path string) string {
 	if path == "" {
-		path = rootLabel
+		path = argumentsLabel
 	}
 	return strconv.Quote(path)
 }

@@ -178,7 +178,7 @@ func TestTypedToolExecution(t *testing.T) {
 			args:      `{"query":"go"}`,
 			body:      func(SearchArgs) (SearchOut, error) { return SearchOut{Hits: []SearchHit{{Kind: "video"}}}, nil },
 			wantCode:  registry.CodeInvalidToolOutput,
-			wantText:  `"hits[0].kind"`,
+			wantText:  `"value.hits[0].kind"`,
 			wantCalls: 1,
 		},
 		{
@@ -186,7 +186,7 @@ func TestTypedToolExecution(t *testing.T) {
 			args:      `{"query":"go"}`,
 			body:      func(SearchArgs) (SearchOut, error) { return SearchOut{Hits: []SearchHit{{Kind: "doc", Score: 2}}}, nil },
 			wantCode:  registry.CodeInvalidToolOutput,
-			wantText:  `"hits[0].score"`,
+			wantText:  `"value.hits[0].score"`,
 			wantCalls: 1,
 		},
 		{

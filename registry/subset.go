@@ -1,0 +1,402 @@
+package registry
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/runcode-dev/runcode/jsonv"
+)
+
+// The upstream Code Mode enforces a subset of JSON Schema on every schema it accepts; runcode
+// accepts full JSON Schema instead (DECISIONS row 1) and offers the subset check for those who
+// want a schema to stay inside it, such as the schema of a structured output that must also work
+// with the upstream harness or with a model provider's structured-output mode.
+
+// SchemaViolations lists what takes a schema outside the subset, in walk order. It is the cause
+// (Err) of the *Error that CheckSubsetSchema and CheckObjectSubsetSchema return:
+// errors.As(err, &violations) retrieves it.
+type SchemaViolations []string
+
+// Error joins the violations with "; ".
+func (v SchemaViolations) Error() string { return strings.Join(v, "; ") }
+
+// The keywords of the subset.
+var (
+	// subsetConstraints are the constraint keywords, in the order the checks name them.
+	subsetConstraints = []string{"properties", "required", "additionalProperties", "items", "enum", "const"}
+	subsetTypes       = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
+)
+
+// CheckSubsetSchema reports whether schema stays inside the JSON Schema subset the upstream
+// Code Mode enforces, with the upstream's rules and messages:
+//
+//   - constraint keywords: type (one of object, array, string, number, integer, boolean, null;
+//     one string, not an array), oneOf (at least two branches), properties, required and
+//     additionalProperties (a boolean) on objects, items on arrays, enum and const on the scalar
+//     types; annotations: description and title (strings), default and examples;
+//   - a node is annotation-only ({} accepts any JSON value), has one type, or has oneOf (and
+//     then none of the other constraint keywords);
+//   - any JSON root is allowed (CheckObjectSubsetSchema also requires an object root).
+//
+// It walks the whole schema and returns nil, or an *Error with code CodeUnsupportedSchema
+// (name "JsonSchemaError") whose message is "unsupported JSON schema: " and every violation,
+// each naming its place from the root "schema" (schema.properties.a.items,
+// schema.oneOf[1]), joined with "; "; its cause is the SchemaViolations. A schema nesting
+// deeper than jsonv.MaxDepth is refused as one violation without being walked.
+//
+// The check is not applied by the registry, which validates with full JSON Schema.
+func CheckSubsetSchema(schema jsonv.Value) error {
+	var c subsetCheck
+	root := &subsetPath{seg: "schema"}
+	if schema.Depth() > jsonv.MaxDepth {
+		c.fail(root, " nests deeper than %d levels", jsonv.MaxDepth)
+	} else {
+		c.node(schema, root)
+	}
+	return subsetError(c.violations)
+}
+
+// CheckObjectSubsetSchema is CheckSubsetSchema for a structured output: a schema inside the
+// subset must also have type "object" at its root.
+func CheckObjectSubsetSchema(schema jsonv.Value) error {
+	if err := CheckSubsetSchema(schema); err != nil {
+		return err
+	}
+	if t := schema.Lookup("type"); t.Kind() != jsonv.String || t.AsString() != "object" {
+		return subsetError(SchemaViolations{`schema.type must be "object" (structured output is object-rooted)`})
+	}
+	return nil
+}
+
+func subsetError(v SchemaViolations) error {
+	if len(v) == 0 {
+		return nil
+	}
+	return &Error{Code: CodeUnsupportedSchema, Name: "JsonSchemaError", Message: "unsupported JSON schema: " + v.Error(), Err: v}
+}
+
+// subsetPath is the place of a schema node or a value, rendered only for a violation: building
+// every place as a string would cost quadratic time in the depth.
+type subsetPath struct {
+	parent *subsetPath
+	seg    string // ".items", "[1]", or the root label
+}
+
+func (p *subsetPath) child(seg string) *subsetPath { return &subsetPath{parent: p, seg: seg} }
+
+// String renders the path: schema.properties.a.oneOf[1].
+func (p *subsetPath) String() string {
+	var segs []string
+	for ; p != nil; p = p.parent {
+		segs = append(segs, p.seg)
+	}
+	slices.Reverse(segs)
+	return strings.Join(segs, "")
+}
+
+// subsetCheck collects the violations of one schema.
+type subsetCheck struct{ violations SchemaViolations }
+
+// fail records the violation at the place at: the rendered path, then the formatted rest.
+func (c *subsetCheck) fail(at *subsetPath, format string, args ...any) {
+	c.violations = append(c.violations, at.String()+fmt.Sprintf(format, args...))
+}
+
+// node checks the node at the place at and its children, in the upstream's order. Recursion is
+// bounded by jsonv.MaxDepth, which CheckSubsetSchema checked. A jsonv.Value is a tree of
+// lossless JSON, so the upstream's checks for circular schemas and for annotations that are not
+// lossless JSON never fire.
+func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
+	if node.Kind() != jsonv.Object {
+		c.fail(at, " must be a schema object")
+		return
+	}
+	for _, m := range node.Members() {
+		switch m.Key {
+		case "type", "oneOf", "properties", "required", "additionalProperties", "items", "enum", "const",
+			"description", "title", "default", "examples":
+		default:
+			c.fail(at, ".%s is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)", m.Key)
+		}
+	}
+	for _, key := range []string{"description", "title"} {
+		if a, ok := node.Get(key); ok && a.Kind() != jsonv.String {
+			c.fail(at, ".%s must be a string", key)
+		}
+	}
+	typ, hasType := node.Get("type")
+	oneOf, hasOneOf := node.Get("oneOf")
+	switch {
+	case hasType && hasOneOf:
+		c.fail(at, " cannot declare both type and oneOf")
+		return
+	case !hasType && !hasOneOf:
+		for _, key := range subsetConstraints {
+			if _, ok := node.Get(key); ok {
+				c.fail(at, ".%s requires type or oneOf", key)
+			}
+		}
+		return
+	case hasOneOf:
+		if oneOf.Kind() != jsonv.Array || oneOf.Len() < 2 {
+			c.fail(at, ".oneOf must be an array of at least two schemas")
+		} else {
+			for i, branch := range oneOf.Items() {
+				c.node(branch, at.child(".oneOf["+strconv.Itoa(i)+"]"))
+			}
+		}
+		for _, key := range subsetConstraints {
+			if _, ok := node.Get(key); ok {
+				c.fail(at, ".%s is not supported beside oneOf", key)
+			}
+		}
+		return
+	}
+	t := typ.AsString()
+	switch {
+	case typ.Kind() == jsonv.Array:
+		c.fail(at, ".type must be a single type string (type arrays are not supported)")
+		return
+	case typ.Kind() != jsonv.String || !slices.Contains(subsetTypes, t):
+		c.fail(at, ".type must be one of object/array/string/number/integer/boolean/null")
+		return
+	}
+	for _, key := range subsetConstraints {
+		if _, ok := node.Get(key); ok && !subsetAllows(t, key) {
+			c.fail(at, ".%s is not supported on type %q", key, t)
+		}
+	}
+	switch t {
+	case "object":
+		c.object(node, at)
+	case "array":
+		if items, ok := node.Get("items"); ok {
+			c.node(items, at.child(".items"))
+		}
+	default:
+		c.scalar(node, at, t)
+	}
+}
+
+// subsetAllows reports whether a node of type t may carry the constraint keyword key.
+func subsetAllows(t, key string) bool {
+	switch key {
+	case "properties", "required", "additionalProperties":
+		return t == "object"
+	case "items":
+		return t == "array"
+	default: // enum, const
+		return t != "object" && t != "array"
+	}
+}
+
+func (c *subsetCheck) object(node jsonv.Value, at *subsetPath) {
+	props, hasProps := node.Get("properties")
+	if hasProps {
+		if props.Kind() != jsonv.Object {
+			c.fail(at, ".properties must be an object of schemas")
+		} else {
+			for _, m := range props.Members() {
+				c.node(m.Value, at.child(".properties."+m.Key))
+			}
+		}
+	}
+	if req, ok := node.Get("required"); ok {
+		if !allOfKind(req, jsonv.String) {
+			c.fail(at, ".required must be an array of strings")
+		} else {
+			for _, name := range req.Items() {
+				if _, declared := props.Get(name.AsString()); !declared {
+					c.fail(at, ".required names %s which is not in properties", jsonv.AppendString(nil, name.AsString()))
+				}
+			}
+		}
+	}
+	if ap, ok := node.Get("additionalProperties"); ok && ap.Kind() != jsonv.Bool {
+		c.fail(at, ".additionalProperties must be a boolean")
+	}
+}
+
+func (c *subsetCheck) scalar(node jsonv.Value, at *subsetPath, t string) {
+	enum, hasEnum := node.Get("enum")
+	enumOK := hasEnum && enum.Kind() == jsonv.Array && enum.Len() > 0
+	if enumOK {
+		for _, x := range enum.Items() {
+			enumOK = enumOK && subsetTypeMatches(t, x)
+		}
+	}
+	if hasEnum && !enumOK {
+		c.fail(at, ".enum must be a non-empty array of %s values", t)
+	}
+	k, hasConst := node.Get("const")
+	constOK := hasConst && subsetTypeMatches(t, k)
+	if hasConst && !constOK {
+		c.fail(at, ".const must be a %s value", t)
+	}
+	if enumOK && constOK && !containsValue(enum, k) {
+		c.fail(at, ".const must be one of %s.enum when both are declared", at)
+	}
+}
+
+// subsetTypeMatches reports whether x is a value of the subset type t. jsonv numbers are finite
+// and never -0, which the upstream rejects as numbers.
+func subsetTypeMatches(t string, x jsonv.Value) bool {
+	switch t {
+	case "string":
+		return x.Kind() == jsonv.String
+	case "number":
+		return x.Kind() == jsonv.Number
+	case "integer":
+		return x.Kind() == jsonv.Number && x.AsNumber() == math.Trunc(x.AsNumber())
+	case "boolean":
+		return x.Kind() == jsonv.Bool
+	case "null":
+		return x.Kind() == jsonv.Null
+	}
+	return false
+}
+
+// allOfKind reports whether v is an array whose items are all of kind k.
+func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
+	if v.Kind() != jsonv.Array {
+		return false
+	}
+	for _, x := range v.Items() {
+		if x.Kind() != k {
+			return false
+		}
+	}
+	return true
+}
+
+// containsValue reports whether the array of scalars list holds the scalar x.
+func containsValue(list, x jsonv.Value) bool {
+	for _, y := range list.Items() {
+		if y.Kind() == x.Kind() && y.String() == x.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateSubsetValue validates value against a schema inside the subset (see
+// CheckSubsetSchema; keywords outside it are ignored) with the upstream's rules and messages,
+// and returns the violations in walk order, none when value conforms. Paths start at rootLabel
+// ("value" is the upstream's default; "" leaves paths bare and names the root "arguments"):
+// <path>.<key> for an object member, <path>[<i>] for an array element, each quoted:
+//
+//	"value.file" must be a string
+//	missing required property "value.servers[1].host"
+//	"value.extra" is not a declared property (additionalProperties: false)
+//	"value" must match exactly one oneOf branch (matched 2)
+//	"value.color" must be one of ["red","green"]
+//
+// A schema or value nesting deeper than jsonv.MaxDepth is one violation.
+func ValidateSubsetValue(schema, value jsonv.Value, rootLabel string) []string {
+	var c subsetValidation
+	at := &subsetPath{seg: rootLabel}
+	if schema.Depth() > jsonv.MaxDepth || value.Depth() > jsonv.MaxDepth {
+		c.fail(at, " nests deeper than %d levels", jsonv.MaxDepth)
+		return c.violations
+	}
+	c.value(schema, value, at)
+	return c.violations
+}
+
+// subsetValidation collects the violations of one value.
+type subsetValidation struct{ violations []string }
+
+// quoted renders the path at as a message quotes it.
+func quoted(at *subsetPath) string {
+	p := at.String()
+	if p == "" {
+		p = argumentsLabel
+	}
+	return string(jsonv.AppendString(nil, p))
+}
+
+func (c *subsetValidation) fail(at *subsetPath, format string, args ...any) {
+	c.violations = append(c.violations, quoted(at)+fmt.Sprintf(format, args...))
+}
+
+// member is the path of an object member: no leading dot below an empty root label.
+func member(at *subsetPath, key string) *subsetPath {
+	if at.parent == nil && at.seg == "" {
+		return at.child(key)
+	}
+	return at.child("." + key)
+}
+
+func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
+	if oneOf, ok := schema.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
+		matched := 0
+		for _, branch := range oneOf.Items() {
+			var b subsetValidation
+			if b.value(branch, v, at); len(b.violations) == 0 {
+				matched++
+			}
+		}
+		if matched != 1 {
+			c.fail(at, " must match exactly one oneOf branch (matched %d)", matched)
+		}
+		return
+	}
+	typ := schema.Lookup("type")
+	if typ.Kind() != jsonv.String {
+		return // annotation-only: any JSON value, and a jsonv.Value is lossless JSON
+	}
+	switch t := typ.AsString(); t {
+	case "object":
+		c.object(schema, v, at)
+	case "array":
+		if v.Kind() != jsonv.Array {
+			c.fail(at, " must be an array")
+			return
+		}
+		if items, ok := schema.Get("items"); ok {
+			for i, x := range v.Items() {
+				c.value(items, x, at.child("["+strconv.Itoa(i)+"]"))
+			}
+		}
+	default:
+		if !subsetTypeMatches(t, v) {
+			c.fail(at, " must be %s", map[string]string{"string": "a string", "number": "a number",
+				"integer": "an integer", "boolean": "a boolean", "null": "null"}[t])
+			return
+		}
+		if enum, ok := schema.Get("enum"); ok && enum.Kind() == jsonv.Array && !containsValue(enum, v) {
+			c.fail(at, " must be one of %s", enum)
+		}
+		if k, ok := schema.Get("const"); ok && !containsValue(jsonv.ArrayValue(k), v) {
+			c.fail(at, " must be %s", k)
+		}
+	}
+}
+
+func (c *subsetValidation) object(schema, v jsonv.Value, at *subsetPath) {
+	if v.Kind() != jsonv.Object {
+		c.fail(at, " must be an object")
+		return
+	}
+	props := schema.Lookup("properties")
+	for _, name := range schema.Lookup("required").Items() {
+		if _, ok := v.Get(name.AsString()); !ok {
+			c.violations = append(c.violations, "missing required property "+quoted(member(at, name.AsString())))
+		}
+	}
+	for _, m := range props.Members() {
+		if x, ok := v.Get(m.Key); ok {
+			c.value(m.Value, x, member(at, m.Key))
+		}
+	}
+	if ap := schema.Lookup("additionalProperties"); ap.Kind() == jsonv.Bool && !ap.AsBool() {
+		for _, m := range v.Members() {
+			if _, declared := props.Get(m.Key); !declared {
+				c.fail(member(at, m.Key), " is not a declared property (additionalProperties: false)")
+			}
+		}
+	}
+}
