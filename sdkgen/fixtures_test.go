@@ -32,15 +32,23 @@ func loadMCPFixture(t *testing.T, name string) []Tool {
 	tools := make([]Tool, list.Len())
 	for i := range tools {
 		mt := list.Index(i)
+		output, ok := mt.Get("outputSchema")
+		if !ok {
+			output = textOutput // DECISIONS row 16: the program receives the text content
+		}
 		tools[i] = Tool{
 			Name:        mt.Lookup("name").AsString(),
 			Description: mt.Lookup("description").AsString(),
 			Parameters:  mt.Lookup("inputSchema"),
-			Output:      mt.Lookup("outputSchema"),
+			Output:      output,
 		}
 	}
 	return tools
 }
+
+// textOutput is the result schema of an MCP tool without an outputSchema: its text content, as
+// one string (DECISIONS row 16).
+var textOutput = jsonv.MustParse(`{"type":"string"}`)
 
 // unknownRE finds the type unknown outside JSDoc text.
 var unknownRE = regexp.MustCompile(`(?m)^[^*\n]*\bunknown\b`)
