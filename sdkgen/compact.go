@@ -106,7 +106,7 @@ func Describe(tools []Tool, name string) (string, bool) {
 		return "", false
 	}
 	pre := prefixes(sorted)
-	return declarations(sorted[i:i+1], pre[i:i+1], false), true
+	return declarations(sorted[i:i+1], pre[i:i+1], false, false), true
 }
 
 // Search returns the tools that match query best, best first, at most limit of them (all

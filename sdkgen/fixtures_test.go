@@ -73,7 +73,8 @@ func TestMCPFixtures(t *testing.T) {
 }
 
 // fixtureProgram calls every tool with arguments sampled from its schema and reads its result
-// fields; for a tool with a required string argument it also checks that a number is rejected.
+// fields; it checks that a misspelled optional argument is rejected and, for a tool with a
+// required string argument, that a number is.
 func fixtureProgram(tools []Tool) string {
 	var b strings.Builder
 	b.WriteString("async function main(): Promise<void> {\n")
@@ -89,9 +90,26 @@ func fixtureProgram(tools []Tool) string {
 			fmt.Fprintf(&b, "  void r%d[%s];\n", i, strconv.Quote(p.Key))
 		}
 		fmt.Fprintf(&b, "  void r%d;\n", i)
+		ap := tl.Output.Lookup("additionalProperties")
+		switch {
+		case tl.Output.String() == textOutput.String():
+			fmt.Fprintf(&b, "  const text%d: string = r%d;\n  void text%d;\n", i, i, i)
+		case tl.Output.Lookup("properties").Len() > 0 && ap.Kind() != jsonv.Object && !ap.AsBool():
+			fmt.Fprintf(&b, "  // @ts-expect-error not a declared result field\n  void r%d.notAField;\n", i)
+		}
+		// Exact arguments (DECISIONS row 15): a misspelled optional argument is an error.
+		if ap := tl.Parameters.Lookup("additionalProperties"); ap.Kind() != jsonv.Object && !ap.AsBool() {
+			for _, p := range tl.Parameters.Lookup("properties").Members() {
+				if !isRequired(tl.Parameters.Lookup("required"), p.Key) {
+					args := topArgs(tl.Parameters, "", "", strconv.Quote(p.Key+"s")+": "+sample(p.Value, tl.Parameters, 0))
+					fmt.Fprintf(&b, "  // @ts-expect-error %s is misspelled\n  await %s(%s);\n", p.Key, call, args)
+					break
+				}
+			}
+		}
 		for _, p := range tl.Parameters.Lookup("properties").Members() {
 			if isRequired(tl.Parameters.Lookup("required"), p.Key) && p.Value.Lookup("type").AsString() == "string" {
-				args := strings.Replace(sample(tl.Parameters, tl.Parameters, 0), strconv.Quote(p.Key)+": ", strconv.Quote(p.Key)+": 12345, _: ", 1)
+				args := topArgs(tl.Parameters, p.Key, "12345", "")
 				fmt.Fprintf(&b, "  // @ts-expect-error %s is a string\n  await %s(%s);\n", p.Key, call, args)
 				break
 			}
@@ -99,6 +117,24 @@ func fixtureProgram(tools []Tool) string {
 	}
 	b.WriteString("}\nvoid main;\n")
 	return b.String()
+}
+
+// topArgs returns the sampled arguments object of params (its required properties), with the
+// value of property key replaced by value (when key is not empty) and extra appended.
+func topArgs(params jsonv.Value, key, value, extra string) string {
+	var parts []string
+	for _, p := range params.Lookup("properties").Members() {
+		switch {
+		case p.Key == key:
+			parts = append(parts, strconv.Quote(p.Key)+": "+value)
+		case isRequired(params.Lookup("required"), p.Key):
+			parts = append(parts, strconv.Quote(p.Key)+": "+sample(p.Value, params, 1))
+		}
+	}
+	if extra != "" {
+		parts = append(parts, extra)
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
 // sample returns a TypeScript expression of a JSON value that schema s accepts (for the schema

@@ -31,6 +31,9 @@ type scope struct {
 	order  []*alias // in order of first reference
 	// shapes names the object types the tools repeat (nil: none are named).
 	shapes *shapeTable
+	// editor selects the layout of a declaration file: an object type with a documented
+	// property is never written on one line (see DTS).
+	editor bool
 }
 
 type aliasKey struct {

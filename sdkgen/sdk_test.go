@@ -245,9 +245,36 @@ func TestDTS(t *testing.T) {
 		!strings.Contains(header, "tsconfig") || !strings.Contains(header, "await tools.name(args)") {
 		t.Errorf("header line: %q", header)
 	}
-	if !strings.HasPrefix(rest, "\n"+Declarations(variedTools())+"\n\ninterface Console {\n") || !strings.HasSuffix(rest, "declare var console: Console;\n") {
-		t.Error("DTS is not header, blank line, Declarations, blank line, the console declaration, newline")
+	decls, ok := strings.CutSuffix(rest, "\n\n"+consoleDeclaration+"\n")
+	if !ok || !strings.HasPrefix(decls, "\n") {
+		t.Fatal("DTS is not header, blank line, declarations, blank line, the console declaration, newline")
 	}
+	// The editor's declarations are the model's, type for type and comment for comment; only
+	// the line breaks differ.
+	for _, tools := range [][]Tool{variedTools(), mappingTools(), loadMCPFixture(t, "server-memory"), loadMCPFixture(t, "server-filesystem")} {
+		dts, _ := strings.CutSuffix(strings.SplitN(DTS(tools), "\n", 3)[2], "\n\n"+consoleDeclaration+"\n")
+		prompt := Declarations(tools)
+		if layoutFree(dts) != layoutFree(prompt) {
+			t.Errorf("DTS and Declarations differ beyond layout:\n%s\n----\n%s", dts, prompt)
+		}
+		if prompt == dts && strings.Contains(prompt, "{ /**") {
+			t.Error("DTS keeps a JSDoc comment on a line it does not start")
+		}
+		// An editor attaches a JSDoc comment only to a member whose line it starts.
+		for _, line := range strings.Split(dts, "\n") {
+			if i := strings.Index(line, "/**"); i >= 0 && strings.TrimSpace(line[:i]) != "" {
+				t.Errorf("DTS line has a JSDoc comment after other text: %q", line)
+			}
+		}
+	}
+}
+
+// layoutFree returns declarations with line breaks and indentation made spaces, and the
+// semicolon before a closing brace dropped, so that the one-line and the multi-line form of an
+// object type compare equal.
+func layoutFree(decls string) string {
+	s := strings.Join(strings.Fields(decls), " ")
+	return strings.ReplaceAll(s, "; }", " }")
 }
 
 func checkGolden(t *testing.T, name, got string) {

@@ -176,9 +176,29 @@ func (t *shapeTable) choose(reserved func(string) bool) {
 		for _, r := range roots {
 			visit(r)
 		}
+		// A shape's text shrinks where the shapes inside it are named.
+		length := map[string]int{}
+		var measure func(i int) int // the text of occurrence i as written
+		measure = func(i int) int {
+			n := len(t.occ[i].key)
+			for _, c := range children[i] {
+				if k := t.occ[c].key; chosen[k] {
+					n -= len(k) - shapeNameCost
+				} else if k != "" {
+					n -= len(k) - measure(c)
+				}
+			}
+			if k := t.occ[i].key; k != "" {
+				length[k] = n
+			}
+			return n
+		}
+		for _, r := range roots {
+			measure(r)
+		}
 		dropped := false
 		for k := range chosen {
-			if !worthNaming(len(k), uses[k]) {
+			if !worthNaming(length[k], uses[k]) {
 				delete(chosen, k)
 				dropped = true
 			}

@@ -564,9 +564,11 @@ const (
 
 // inlineable reports whether object node s may be tried on one line: it has at most
 // maxInlineNodes schema nodes (a named shape or, in Declarations, a reference counts as one;
-// TypeOf writes references in place, so there they rule a line out).
+// TypeOf writes references in place, so there they rule a line out) and, in the layout of a
+// declaration file, no property with a JSDoc comment.
 func (g *gen) inlineable(s jsonv.Value) bool {
 	budget := maxInlineNodes
+	editor := g.sc != nil && g.sc.editor
 	var walk func(n jsonv.Value, top bool) bool
 	walk = func(n jsonv.Value, top bool) bool {
 		if n.Kind() != jsonv.Object {
@@ -585,7 +587,7 @@ func (g *gen) inlineable(s jsonv.Value) bool {
 			switch m.Key {
 			case "properties":
 				for _, p := range m.Value.Members() {
-					if !walk(p.Value, false) {
+					if editor && hasDoc(p.Value) || !walk(p.Value, false) {
 						return false
 					}
 				}
@@ -610,6 +612,17 @@ func (g *gen) inlineable(s jsonv.Value) bool {
 		return true
 	}
 	return walk(s, true)
+}
+
+// hasDoc reports whether docComment writes a comment for property schema s.
+func hasDoc(s jsonv.Value) bool {
+	if s.Kind() != jsonv.Object {
+		return false
+	}
+	if d := s.Lookup("description"); d.Kind() == jsonv.String && strings.IndexFunc(d.AsString(), func(r rune) bool { return !isJSSpace(r) }) >= 0 {
+		return true
+	}
+	return hasTags(s)
 }
 
 // indexType writes the value type of an index signature: the union of schemas. A schema that
