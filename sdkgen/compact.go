@@ -90,10 +90,9 @@ func Summary(desc string) string {
 }
 
 // Describe returns the TypeScript declarations of one tool, found by its exact name: the type
-// aliases it needs, then its ToolArgsMap and ToolOutputMap members, each in its own interface
-// declaration. The text is the same as the tool's part of Declarations(tools) (the alias names
-// included), so it merges with the declarations of the compact section. ok is false when no
-// tool has that name.
+// aliases it needs, then "declare const tools: {…}" with the tool's one member, as
+// Declarations(tools) writes it (the alias names included) except that object types the tool
+// shares with other tools are written in place. ok is false when no tool has that name.
 func Describe(tools []Tool, name string) (string, bool) {
 	sorted := sortedTools(tools)
 	i, ok := slices.BinarySearchFunc(sorted, name, func(t Tool, name string) int {

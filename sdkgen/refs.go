@@ -22,7 +22,7 @@ var rootNames = [...]string{docArgs: "Args", docOutput: "Output"}
 // into it) becomes one type alias <Prefix>_<Name>: Prefix is the tool's name in PascalCase,
 // unique among the tools; Name is the definition's name in PascalCase ("Args" or "Output" for a
 // whole document), unique within the tool. Neither part contains "_", so no two aliases and no
-// fixed declaration (JsonValue, ToolArgsMap, …) share a name.
+// fixed declaration (JsonValue, ToolCallError, …) or shape share a name.
 type scope struct {
 	prefix string
 	docs   [2]jsonv.Value
