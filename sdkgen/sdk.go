@@ -129,14 +129,19 @@ func renderTool(scratch *[]byte, t Tool, prefix string, shapes *shapeTable, edit
 func declarations(sorted []Tool, pre []string, full, editor bool) string {
 	shapes := newShapeTable()
 	var scratch []byte
+	rendered := make([]renderedTool, len(sorted))
+	occ := make([]int, len(sorted)+1) // tool i's occurrences are shapes.occ[occ[i]:occ[i+1]]
 	for i, t := range sorted {
-		renderTool(&scratch, t, pre[i], shapes, false)
+		rendered[i] = renderTool(&scratch, t, pre[i], shapes, false)
+		occ[i+1] = len(shapes.occ)
 	}
 	shapes.choose(reservedName)
+	// The first rendering stands for a tool that uses no named shape, unless the layout differs.
 	scratch = make([]byte, 0, len(scratch))
-	rendered := make([]renderedTool, len(sorted))
 	for i, t := range sorted {
-		rendered[i] = renderTool(&scratch, t, pre[i], shapes, editor)
+		if editor || shapes.usesNamed(occ[i], occ[i+1]) {
+			rendered[i] = renderTool(&scratch, t, pre[i], shapes, editor)
+		}
 	}
 	for _, sh := range shapes.order {
 		g := gen{sc: &scope{shapes: shapes, editor: editor}, declaring: sh}

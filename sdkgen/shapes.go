@@ -29,6 +29,7 @@ type shapeTable struct {
 	stack   []int                  // the occurrences being rendered (collect)
 	keyOf   map[jsonv.Value]string // node → text (collect); nodes compare by identity
 	named   map[string]*shape      // text → shape (second pass)
+	byNode  map[jsonv.Value]*shape // node → its shape (second pass)
 	order   []*shape               // the named shapes in order of first occurrence
 	used    map[string]bool        // names taken
 }
@@ -67,7 +68,7 @@ func isShapeCandidate(s jsonv.Value) bool {
 func (g *gen) shapeRender(s jsonv.Value, ind, depth int) (m meta, ok bool) {
 	t := g.sc.shapes
 	if !t.collect {
-		sh := t.named[t.keyOf[s]]
+		sh := t.byNode[s]
 		if sh == nil || g.declaring == sh {
 			return meta{}, false
 		}
@@ -79,7 +80,10 @@ func (g *gen) shapeRender(s jsonv.Value, ind, depth int) (m meta, ok bool) {
 	if n := len(t.stack); n > 0 {
 		parent = t.stack[n-1]
 	}
-	hint := g.hint
+	hint := pascal(g.hint)
+	if g.element {
+		hint = singular(hint)
+	}
 	if title := s.Lookup("title"); title.Kind() == jsonv.String && pascal(title.AsString()) != "" {
 		hint = pascal(title.AsString())
 	}
@@ -101,7 +105,7 @@ func (g *gen) namedShape(s jsonv.Value) bool {
 	if g.sc == nil || g.sc.shapes == nil || g.sc.shapes.collect {
 		return false
 	}
-	sh := g.sc.shapes.named[g.sc.shapes.keyOf[s]]
+	sh := g.sc.shapes.byNode[s]
 	return sh != nil && sh != g.declaring
 }
 
@@ -229,6 +233,22 @@ func (t *shapeTable) choose(reserved func(string) bool) {
 		t.named[o.key] = sh
 		t.order = append(t.order, sh)
 	}
+	t.byNode = make(map[jsonv.Value]*shape, len(t.named))
+	for node, key := range t.keyOf {
+		if sh := t.named[key]; sh != nil {
+			t.byNode[node] = sh
+		}
+	}
+}
+
+// usesNamed reports whether one of the occurrences occ[from:to] is a named shape.
+func (t *shapeTable) usesNamed(from, to int) bool {
+	for _, o := range t.occ[from:to] {
+		if t.named[o.key] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // shapeNameCost is what a shape's name is assumed to cost at each use and in its declaration.

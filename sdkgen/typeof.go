@@ -68,9 +68,11 @@ type gen struct {
 	// more expansions are allowed.
 	inline []string
 	budget int
-	// hint is the name an object type written here would take if it were named (shapeTable):
-	// the property's or collection's name in PascalCase.
-	hint string
+	// hint is what an object type written here would be named after if it were a shape
+	// (shapeTable): the name of the property holding it, or of the collection it is an element
+	// of when element is set. It is made a type name only when a shape is recorded.
+	hint    string
+	element bool
 	// refs counts the references written (Declarations), so that a shape can tell whether its
 	// text depends on its tool's aliases.
 	refs int
@@ -486,10 +488,10 @@ func (g *gen) properties(s jsonv.Value, props []jsonv.Member, extras []jsonv.Val
 		}
 		g.str(": ")
 		mb.text[0] = len(g.buf)
-		hint := g.hint
-		g.hint = pascal(p.Key)
+		hint, element := g.hint, g.element
+		g.hint, g.element = p.Key, false
 		mb.m = g.render(p.Value, ind+1, depth)
-		g.hint = hint
+		g.hint, g.element = hint, element
 		mb.text[1] = len(g.buf)
 		out.loose = out.loose || mb.m.loose
 		if index {
@@ -567,7 +569,7 @@ const (
 // TypeOf writes references in place, so there they rule a line out) and, in the layout of a
 // declaration file, no property with a JSDoc comment.
 func (g *gen) inlineable(s jsonv.Value) bool {
-	budget := maxInlineNodes
+	budget, width, described := maxInlineNodes, 2, false
 	editor := g.sc != nil && g.sc.editor
 	var walk func(n jsonv.Value, top bool) bool
 	walk = func(n jsonv.Value, top bool) bool {
@@ -583,35 +585,46 @@ func (g *gen) inlineable(s jsonv.Value) bool {
 		if !top && g.namedShape(n) {
 			return true
 		}
-		for _, m := range n.Members() {
-			switch m.Key {
-			case "properties":
-				for _, p := range m.Value.Members() {
-					if editor && hasDoc(p.Value) || !walk(p.Value, false) {
+		for _, k := range [...]string{"properties", "patternProperties"} {
+			if ps := n.Lookup(k); ps.Kind() == jsonv.Object {
+				for _, p := range ps.Members() {
+					if editor && k == "properties" && hasDoc(p.Value) || !walk(p.Value, false) {
 						return false
 					}
-				}
-			case "patternProperties":
-				for _, p := range m.Value.Members() {
-					if !walk(p.Value, false) {
-						return false
-					}
-				}
-			case "items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties", "additionalItems":
-				if m.Value.Kind() == jsonv.Array {
-					for _, it := range m.Value.Items() {
-						if !walk(it, false) {
-							return false
+					// A lower bound of the line's width: "key: T; " and "/** description */ "
+					// (a description that docText would rewrite counts only its comment marks).
+					width += len(p.Key) + 5
+					if d := p.Value.Lookup("description"); d.Kind() == jsonv.String {
+						width += 8
+						if plainDoc(d.AsString()) {
+							width += len(d.AsString())
 						}
+						described = true
 					}
-				} else if !walk(m.Value, false) {
+				}
+			}
+		}
+		for _, k := range [...]string{"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties", "additionalItems"} {
+			v, ok := n.Get(k)
+			if !ok {
+				continue
+			}
+			if v.Kind() != jsonv.Array {
+				if !walk(v, false) {
+					return false
+				}
+				continue
+			}
+			for i := range v.Len() {
+				if !walk(v.Index(i), false) {
 					return false
 				}
 			}
 		}
 		return true
 	}
-	return walk(s, true)
+	// With a description the line must fit: rule it out before trying when it cannot.
+	return walk(s, true) && !(described && width > maxInlineWidth)
 }
 
 // hasDoc reports whether docComment writes a comment for property schema s.
@@ -798,9 +811,9 @@ func (g *gen) array(s jsonv.Value, ind, depth int) meta {
 // arrayOf writes items[]. As upstream, the item text is parenthesized when | or & occurs
 // anywhere in it, even where it would not be needed (inside a nested member or a JSDoc line).
 func (g *gen) arrayOf(items jsonv.Value, ind, depth int) meta {
-	saved, hint := g.nested(), g.hint
-	defer func() { g.exposed, g.hint = saved, hint }()
-	g.hint = singular(hint)
+	saved, element := g.nested(), g.element
+	defer func() { g.exposed, g.element = saved, element }()
+	g.element = true
 	start := len(g.buf)
 	m := g.render(items, ind, depth)
 	if bytes.ContainsAny(g.buf[start:], "|&") {
