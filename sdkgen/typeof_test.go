@@ -317,8 +317,16 @@ func FuzzTypeOf(f *testing.F) {
 			t.Fatalf("TypeOf(%s) is empty", text)
 		}
 		tools := []Tool{{Name: text, Description: text, Parameters: v, Output: v}}
-		if !strings.HasSuffix(Declarations(tools), "}") {
+		decls := Declarations(tools)
+		if !strings.HasSuffix(decls, "}") {
 			t.Fatal("Declarations lost its tail")
+		}
+		// Two tools with the same schemas share their shapes; the declaration file's layout
+		// changes no type and no comment.
+		two := append(tools, Tool{Name: text + "2", Parameters: v, Output: v})
+		dts, _ := strings.CutSuffix(strings.SplitN(DTS(two), "\n", 3)[2], "\n\n"+consoleDeclaration+"\n")
+		if layoutFree(dts) != layoutFree(Declarations(two)) {
+			t.Fatalf("DTS and Declarations differ beyond layout:\n%s\n----\n%s", dts, Declarations(two))
 		}
 		if d, ok := Describe(tools, text); !ok || !strings.HasSuffix(d, "}") {
 			t.Fatal("Describe lost the tool")
