@@ -75,11 +75,14 @@ func Install(reg *registry.Registry, opts Options) error {
 	})
 }
 
-const toolDescription = "Run a TypeScript program against the available tools. It takes two required arguments: `code`, " +
-	"the BODY of an async TypeScript function (top-level await and return work; type annotations are not checked), " +
-	"and `description`, a short summary of what the program does. Inside the program, call tools as " +
-	"`await tools.name(args)` following the declarations in the system prompt. Only what the program prints with " +
-	"console.log or returns comes back to you, so print or return exactly what you need."
+// toolDescription is run_code's description. It keeps the upstream's opening words (DECISIONS
+// row 22) and says what run_code is and what reaches the model; how a program calls the tools is
+// the SDK section's to say (sdkgen.Section), which an MCP server appends to this text and a
+// system prompt carries beside it. The parameters' descriptions say what code and description
+// are.
+const toolDescription = "Execute a TypeScript program against the available tools. Top-level `await` and `return` work. " +
+	"Only what the program logs with `console.log` or returns reaches you (with any images from tool results), " +
+	"so print or return just what you need."
 
 var (
 	parameters = jsonv.MustParse(`{"type":"object","properties":{` +

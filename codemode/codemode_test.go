@@ -189,12 +189,12 @@ func TestToolFailureIsACatchableToolCallError(t *testing.T) {
 func TestPromptSectionDeclaresTheCallableTools(t *testing.T) {
 	reg := setup(t, jsruntime.Config{}, nil)
 	section := codemode.PromptSection(reg)
-	for _, want := range []string{"## Writing code for run_code", "echo: {\n    value: string;\n  } & Record<string, JsonValue>;", "echo: string;"} {
+	for _, want := range []string{"A run_code program calls these tools", "echo(args: { value: string }): Promise<string>;"} {
 		if !strings.Contains(section, want) {
 			t.Errorf("section lacks %q", want)
 		}
 	}
-	if strings.Contains(section, "run_code: ") {
+	if strings.Contains(section, "run_code(") {
 		t.Error("the SDK declares run_code itself")
 	}
 	schemas := reg.Schemas(nil)
@@ -219,5 +219,53 @@ func TestRenderingOfDeeplyNestedResults(t *testing.T) {
 	res := runCode(reg, `let v = []; for (let i = 1; i < 5000; i++) v = [v]; return v`)
 	if res.IsError || res.Content[0].Text != text {
 		t.Fatalf("run: %v, text of %d bytes", res.Err, len(res.Content[0].Text))
+	}
+}
+
+// TestRunCodeDescriptionKeepsUpstreamOpening (issue 15, point 2): the description may be
+// shortened, but it opens with the upstream's words (DECISIONS row 22).
+func TestRunCodeDescriptionKeepsUpstreamOpening(t *testing.T) {
+	reg := setup(t, jsruntime.Config{}, nil)
+	tool, ok := reg.Get(registry.ReservedName, nil)
+	if !ok {
+		t.Fatal("run_code is not installed")
+	}
+	if !strings.HasPrefix(tool.Description, "Execute a TypeScript program against the available tools.") {
+		t.Fatalf("description: %q", tool.Description)
+	}
+}
+
+// TestModelContractSaidOnce: what the model must know about run_code (the upstream contract) is
+// in run_code's description plus the SDK section, each point once, in text that reads right
+// both in a system prompt and as one MCP tool description (the section follows the description
+// there).
+func TestModelContractSaidOnce(t *testing.T) {
+	reg := setup(t, jsruntime.Config{}, nil)
+	tool, _ := reg.Get(registry.ReservedName, nil)
+	text := tool.Description + "\n\n" + codemode.PromptSection(reg)
+	prose, _, _ := strings.Cut(text, "```ts")
+	for _, point := range []string{
+		"`console.log`",                   // only logs ...
+		"returns reaches you",             // ... and the return value reach the model
+		"images",                          // image results are forwarded
+		"`await tools.name(args)`",        // how to call a tool
+		`tools["odd-name"](args)`,         // bracket access for other names
+		"lossless JSON",                   // what arguments may be
+		"rejects with `ToolCallError`",    // how a call fails
+		"MAY overlap under `Promise.all`", // the overlap rule
+		"submission order",
+		"Top-level `await` and `return`",
+	} {
+		if n := strings.Count(prose, point); n != 1 {
+			t.Errorf("%q is said %d times in:\n%s", point, n, prose)
+		}
+	}
+	for _, wrong := range []string{"system prompt", "declared in", "two required arguments"} {
+		if strings.Contains(prose, wrong) {
+			t.Errorf("the text says %q:\n%s", wrong, prose)
+		}
+	}
+	if len(tool.Description) > 300 {
+		t.Errorf("description is %d bytes; keep it short", len(tool.Description))
 	}
 }

@@ -17,10 +17,10 @@ import (
 // PromptSectionFor switches to the compact presentation when Options.CompactAbove is zero.
 //
 // 32,000 bytes is about 8,000 tokens. The tools of the reference MCP servers (everything,
-// filesystem, memory) average about 460 bytes each in the SDK, so this is roughly 70 such tools,
-// the size at which peers move to search/describe discovery: past it the declarations cost more
-// prompt on every turn than one look-up program costs once. Measuring the text rather than
-// counting tools also catches a few tools with enormous schemas.
+// filesystem, memory) average about 340 bytes each in the SDK, so this is roughly 90 such tools,
+// past the size at which peers move to search/describe discovery: beyond it the declarations
+// cost more prompt on every turn than one look-up program costs once. Measuring the text rather
+// than counting tools also catches a few tools with enormous schemas.
 const DefaultCompactAbove = 32_000
 
 // maxSearchLimit caps the limit a program may pass to catalog.search.

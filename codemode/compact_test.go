@@ -56,7 +56,7 @@ func TestCatalogHelpers(t *testing.T) {
 		Output:      registry.AnyOutput(),
 	})
 	for _, c := range []struct{ code, want string }{
-		{`return await catalog.describe("read_file")`, "/** A path. */\ntype ReadFile_Path = string\n\ninterface ToolArgsMap {\n  /** Reads a file from the workspace. */\n  read_file: {\n    path: ReadFile_Path;\n  } & Record<string, JsonValue>;\n}\n\ninterface ToolOutputMap {\n  read_file: JsonValue;\n}"},
+		{`return await catalog.describe("read_file")`, "/** A path. */\ntype ReadFile_Path = string\n\ndeclare const tools: {\n  /** Reads a file from the workspace. */\n  read_file(args: { path: ReadFile_Path }): Promise<JsonValue>;\n}"},
 		{`return (await catalog.search("file")).map(t => t.name).join()`, "read_file"},
 		{`return JSON.stringify(await catalog.search({query: "", limit: 1}))`, `[{"name":"echo","description":""}]`},
 		{`try { await catalog.describe("read_fil") } catch (e) { return e.message }`, `no tool is named "read_fil"; similar: "read_file" (catalog.search finds tools by words)`},
@@ -76,7 +76,7 @@ func TestCatalogHelpers(t *testing.T) {
 
 func TestPromptSectionFor(t *testing.T) {
 	var tools []registry.Tool
-	for i := range 150 {
+	for i := range 200 {
 		tools = append(tools, registry.Tool{
 			Name:        fmt.Sprintf("tool_%03d", i),
 			Description: "Does a thing with a file. More words follow here.",
@@ -97,9 +97,9 @@ func TestPromptSectionFor(t *testing.T) {
 	if compact != sdkgen.CompactSection(codemode.SDKTools(reg)) || !strings.Contains(compact, "\n- tool_042 — Does a thing with a file.") {
 		t.Errorf("compact section:\n%s", compact)
 	}
-	// The default: 150 such tools are past DefaultCompactAbove, one is not.
+	// The default: 200 such tools are past DefaultCompactAbove, one is not.
 	if len(full) <= codemode.DefaultCompactAbove || codemode.PromptSectionFor(reg, codemode.Options{}) != compact {
-		t.Errorf("150 tools (%d bytes) should be compact by default", len(full))
+		t.Errorf("200 tools (%d bytes) should be compact by default", len(full))
 	}
 	small := setup(t, jsruntime.Config{}, nil)
 	if codemode.PromptSectionFor(small, codemode.Options{}) != codemode.PromptSection(small) {

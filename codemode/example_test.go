@@ -29,7 +29,7 @@ func Example() {
 	codemode.Install(reg, codemode.Options{Runtime: rt})
 	reg.SetDefaultPresentation(registry.PresentCode)
 
-	fmt.Println(strings.Contains(codemode.PromptSection(reg), "square: number;"))
+	fmt.Println(strings.Contains(codemode.PromptSection(reg), "square(args: { n: number }): Promise<number>;"))
 	res := reg.Execute(context.Background(), registry.Call{
 		CallID: "call-1",
 		Name:   registry.ReservedName,

@@ -21,9 +21,8 @@ const (
 )
 
 // codeOnlyText is the text of the tools:code-only section.
-const codeOnlyText = "`run_code` is the only tool you can call directly. A direct call that names any other tool " +
-	"fails. Use the other tools from inside a `run_code` program, through the SDK declared in the tools section " +
-	"(`await tools.name(args)`)."
+const codeOnlyText = "`run_code` is the only tool you can call directly (a direct call to any other tool fails): " +
+	"use the others from inside a `run_code` program."
 
 // WireSchemas returns the tool list a model talking for scope (nil: the global view) is sent,
 // by the scope's presentation (registry.Registry.PresentationOf): every visible tool under

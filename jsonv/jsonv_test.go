@@ -122,6 +122,16 @@ func TestNestingBeyondMaxDepthIsRefused(t *testing.T) {
 	}
 }
 
+// TestParseTruncatedEscapeAfterHighSurrogate: text that ends in a backslash right after an
+// escaped high surrogate is an error, not an index out of range (found by sdkgen's FuzzTypeOf).
+func TestParseTruncatedEscapeAfterHighSurrogate(t *testing.T) {
+	for _, src := range []string{`"\ud800\`, `"\ud800\u`, `"\ud800\ud`, `["\ud800\`} {
+		if _, err := ParseString(src); err == nil {
+			t.Errorf("Parse(%q) succeeded", src)
+		}
+	}
+}
+
 func TestParseRefusesTextItWouldAlter(t *testing.T) {
 	for _, src := range []string{
 		"\"bad\xffbyte\"", "[\"\xc3\"]", "\xef\xbb", `"\ud800"`, `"\udc00"`, `"\ud800x"`, `"\ud800\n"`,

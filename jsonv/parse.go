@@ -132,7 +132,7 @@ func checkString(data []byte, i int) (int, error) {
 			}
 			i++ // the escaped character
 		}
-		if pendingHigh >= 0 && data[i] != '\\' {
+		if pendingHigh >= 0 && i < len(data) && data[i] != '\\' { // i is past the end after a final backslash
 			return 0, loneSurrogate(pendingHigh)
 		}
 	}

@@ -20,20 +20,19 @@ const DefaultSearchLimit = 10
 // maxSummary is the longest one-line summary CompactSection writes, in runes.
 const maxSummary = 160
 
-// compactInstructions replace the last paragraphs of the full instruction block: the tools are
-// listed, not declared, and the program looks their types up.
-const compactInstructions = "There are too many tools to declare them all here, so they are listed below by name with a one-line summary. They are still called through `tools` exactly as described above. To learn a tool's arguments and result, look it up from a program with the `catalog` helpers (declared below) and print what you need; a first short program that only looks tools up is a good start:\n" +
-	"- `await catalog.describe(\"name\")` resolves to the TypeScript declarations of that tool's arguments (`ToolArgsMap`) and result (`ToolOutputMap`), as a string; it rejects for an unknown name.\n" +
+// compactInstructions open the compact section: the tools are listed, not declared, and a
+// program looks their types up.
+const compactInstructions = "There are too many tools to declare here, so they are listed below by name with a one-line summary. " +
+	"A run_code program calls them as " + callsAs + callOutcome + "\n" +
+	"\n" +
+	"To learn a tool's arguments and result, look it up from a program with the `catalog` helpers (declared below) and print what you need; a first short program that only looks tools up is a good start:\n" +
+	"- `await catalog.describe(\"name\")` resolves to the TypeScript declaration of that tool (its arguments and result), as a string; it rejects for an unknown name.\n" +
 	"- `await catalog.search(\"words\")` resolves to the tools whose name or description best match the words, best first, as `{ name, description }` objects; pass `{ query: \"words\", limit: 20 }` for more than 10.\n" +
 	"\n" +
 	"```ts\n" +
 	"type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }\n" +
 	"\n" +
-	"declare class ToolCallError extends Error {\n" +
-	"  readonly name: \"ToolCallError\";\n" +
-	"  readonly toolName: string;\n" +
-	"}\n" +
-	"\n" +
+	toolCallErrorDecl +
 	"declare const tools: { [name: string]: (args: { [key: string]: JsonValue }) => Promise<JsonValue> };\n" +
 	"\n" +
 	"declare const catalog: {\n" +
@@ -52,9 +51,7 @@ const compactInstructions = "There are too many tools to declare them all here, 
 // has just its key. There is no trailing newline.
 func CompactSection(tools []Tool) string {
 	sorted := sortedTools(tools)
-	head := strings.TrimSuffix(instructions, "The available tools:")
-	g := gen{buf: make([]byte, 0, len(head)+len(compactInstructions)+80*len(sorted))}
-	g.str(head)
+	g := gen{buf: make([]byte, 0, len(compactInstructions)+80*len(sorted))}
 	g.str(compactInstructions)
 	for _, t := range sorted {
 		g.str("\n- ")
@@ -93,10 +90,9 @@ func Summary(desc string) string {
 }
 
 // Describe returns the TypeScript declarations of one tool, found by its exact name: the type
-// aliases it needs, then its ToolArgsMap and ToolOutputMap members, each in its own interface
-// declaration. The text is the same as the tool's part of Declarations(tools) (the alias names
-// included), so it merges with the declarations of the compact section. ok is false when no
-// tool has that name.
+// aliases it needs, then "declare const tools: {…}" with the tool's one member, as
+// Declarations(tools) writes it (the alias names included) except that object types the tool
+// shares with other tools are written in place. ok is false when no tool has that name.
 func Describe(tools []Tool, name string) (string, bool) {
 	sorted := sortedTools(tools)
 	i, ok := slices.BinarySearchFunc(sorted, name, func(t Tool, name string) int {
@@ -109,8 +105,7 @@ func Describe(tools []Tool, name string) (string, bool) {
 		return "", false
 	}
 	pre := prefixes(sorted)
-	var scratch []byte
-	return declarations(sorted[i:i+1], []renderedTool{renderTool(&scratch, sorted[i], pre[i])}, false), true
+	return declarations(sorted[i:i+1], pre[i:i+1], false, false), true
 }
 
 // Search returns the tools that match query best, best first, at most limit of them (all

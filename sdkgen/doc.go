@@ -7,9 +7,10 @@ import (
 // maxExamples is how many of a schema's examples its JSDoc shows.
 const maxExamples = 3
 
-// docComment writes the JSDoc of a property or named type with schema s at level ind. With only a
-// description it is the one-line upstream form, /** <description> */. Annotations make it a
-// block: the description line (when it has text), then one tag per annotation, in this order:
+// docComment writes the JSDoc of a property or named type with schema s, followed by a space:
+// /** <description> <tags> */, nothing when there is neither. The comment shares the line of
+// what it documents. The tags render annotations, in
+// this order:
 //
 //	@deprecated                  deprecated: true
 //	@format <f>                  format
@@ -22,43 +23,43 @@ const maxExamples = 3
 //	@default <JSON>              default
 //	@example <JSON>              each of the first three examples (or OpenAPI's example)
 //
-// Tag values are cleaned like descriptions: whitespace runs collapse and "*/" becomes "*\/".
-func (g *gen) docComment(ind int, s jsonv.Value) {
+// One line keeps the declarations short; TypeScript shows the whole text on hover. Text is
+// cleaned as docText does; "*/" inside a JSON value or a pattern is written "*\/", which JSON
+// and regular expressions read as the same "*/".
+func (g *gen) docComment(s jsonv.Value) {
 	if s.Kind() != jsonv.Object {
 		return
 	}
-	desc := s.Lookup("description")
-	if !hasTags(s) {
-		if desc.Kind() == jsonv.String {
-			g.jsdoc(ind, desc.AsString())
+	start := len(g.buf)
+	g.str("/** ")
+	text := len(g.buf)
+	if d := s.Lookup("description"); d.Kind() == jsonv.String {
+		g.docText(d.AsString(), proseBreak)
+		if len(g.buf) > text {
+			g.docs++
 		}
+	}
+	if hasTags(s) {
+		g.docTags(text, s)
+	}
+	if len(g.buf) == text { // nothing to say
+		g.buf = g.buf[:start]
 		return
 	}
-	g.pad(ind)
-	g.str("/**\n")
-	if d := desc.AsString(); d != "" {
-		start := len(g.buf)
-		g.pad(ind)
-		g.str(" * ")
-		text := len(g.buf)
-		g.docLine(d)
-		if len(g.buf) == text { // whitespace only
-			g.buf = g.buf[:start]
-		} else {
-			g.str("\n")
-		}
-	}
-	g.docTags(ind, s)
-	g.pad(ind)
-	g.str(" */\n")
+	g.str(" */ ")
 }
 
-// docTags writes the JSDoc tag lines of schema s's annotations .
-func (g *gen) docTags(ind int, s jsonv.Value) {
-	tag := func(name string, v jsonv.Value) {
-		g.pad(ind)
-		g.str(" * ")
+// docTags writes the JSDoc tags of schema s's annotations; text is where the comment's text
+// begins (a tag after text is separated by a space).
+func (g *gen) docTags(text int, s jsonv.Value) {
+	begin := func(name string) {
+		if len(g.buf) > text {
+			g.str(" ")
+		}
 		g.str(name)
+	}
+	tag := func(name string, v jsonv.Value) {
+		begin(name)
 		switch v.Kind() {
 		case jsonv.Undefined:
 		case jsonv.Number:
@@ -66,18 +67,14 @@ func (g *gen) docTags(ind int, s jsonv.Value) {
 			g.buf = jsonv.AppendNumber(g.buf, v.AsNumber())
 		default:
 			g.str(" ")
-			g.docLine(string(jsonv.AppendJSON(nil, v)))
+			g.docText(string(jsonv.AppendJSON(nil, v)), codeBreak)
 		}
-		g.str("\n")
 	}
-	text := func(name, key string) {
+	textTag := func(name, key, brk string) {
 		if v := s.Lookup(key); v.Kind() == jsonv.String {
-			g.pad(ind)
-			g.str(" * ")
-			g.str(name)
+			begin(name)
 			g.str(" ")
-			g.docLine(v.AsString())
-			g.str("\n")
+			g.docText(v.AsString(), brk)
 		}
 	}
 	number := func(name, key string) {
@@ -101,8 +98,8 @@ func (g *gen) docTags(ind int, s jsonv.Value) {
 	if s.Lookup("deprecated").AsBool() {
 		tag("@deprecated", jsonv.Value{})
 	}
-	text("@format", "format")
-	text("@pattern", "pattern")
+	textTag("@format", "format", proseBreak)
+	textTag("@pattern", "pattern", codeBreak)
 	bound("minimum", "exclusiveMinimum")
 	bound("maximum", "exclusiveMaximum")
 	for _, k := range [...]string{"multipleOf", "minLength", "maxLength", "minItems", "maxItems"} {
@@ -118,16 +115,6 @@ func (g *gen) docTags(ind int, s jsonv.Value) {
 	} else if v, ok := s.Get("example"); ok {
 		tag("@example", v)
 	}
-}
-
-// docLine writes text as a JSDoc line holds it: JavaScript whitespace runs collapsed to one
-// space, both ends trimmed, every "*/" written as "*\/".
-func (g *gen) docLine(text string) {
-	if plainDoc(text) {
-		g.str(text)
-		return
-	}
-	g.docText(text)
 }
 
 // tagKeywords are the keywords docTags renders.

@@ -32,11 +32,15 @@ func loadMCPFixture(t *testing.T, name string) []Tool {
 	tools := make([]Tool, list.Len())
 	for i := range tools {
 		mt := list.Index(i)
+		output, ok := mt.Get("outputSchema")
+		if !ok {
+			output = textOutput // DECISIONS row 16: the program receives the text content
+		}
 		tools[i] = Tool{
 			Name:        mt.Lookup("name").AsString(),
 			Description: mt.Lookup("description").AsString(),
 			Parameters:  mt.Lookup("inputSchema"),
-			Output:      mt.Lookup("outputSchema"),
+			Output:      output,
 		}
 		// What mcptools declares for a tool without an outputSchema: its text, as one string
 		// (DECISIONS row 16). mcptools' TestFixtureGoldensMatchImportedTools checks that the
@@ -47,6 +51,10 @@ func loadMCPFixture(t *testing.T, name string) []Tool {
 	}
 	return tools
 }
+
+// textOutput is the result schema of an MCP tool without an outputSchema: its text content, as
+// one string (DECISIONS row 16).
+var textOutput = jsonv.MustParse(`{"type":"string"}`)
 
 // unknownRE finds the type unknown outside JSDoc text.
 var unknownRE = regexp.MustCompile(`(?m)^[^*\n]*\bunknown\b`)
@@ -71,7 +79,8 @@ func TestMCPFixtures(t *testing.T) {
 }
 
 // fixtureProgram calls every tool with arguments sampled from its schema and reads its result
-// fields; for a tool with a required string argument it also checks that a number is rejected.
+// fields; it checks that a misspelled optional argument is rejected and, for a tool with a
+// required string argument, that a number is.
 func fixtureProgram(tools []Tool) string {
 	var b strings.Builder
 	b.WriteString("async function main(): Promise<void> {\n")
@@ -90,9 +99,26 @@ func fixtureProgram(tools []Tool) string {
 			fmt.Fprintf(&b, "  const s%d: string = r%d;\n  void s%d;\n  // @ts-expect-error a text result is a string\n  void r%d.nope;\n", i, i, i, i)
 		}
 		fmt.Fprintf(&b, "  void r%d;\n", i)
+		ap := tl.Output.Lookup("additionalProperties")
+		switch {
+		case tl.Output.String() == textOutput.String():
+			fmt.Fprintf(&b, "  const text%d: string = r%d;\n  void text%d;\n", i, i, i)
+		case tl.Output.Lookup("properties").Len() > 0 && ap.Kind() != jsonv.Object && !ap.AsBool():
+			fmt.Fprintf(&b, "  // @ts-expect-error not a declared result field\n  void r%d.notAField;\n", i)
+		}
+		// Exact arguments (DECISIONS row 15): a misspelled optional argument is an error.
+		if ap := tl.Parameters.Lookup("additionalProperties"); ap.Kind() != jsonv.Object && !ap.AsBool() {
+			for _, p := range tl.Parameters.Lookup("properties").Members() {
+				if !isRequired(tl.Parameters.Lookup("required"), p.Key) {
+					args := topArgs(tl.Parameters, "", "", strconv.Quote(p.Key+"s")+": "+sample(p.Value, tl.Parameters, 0))
+					fmt.Fprintf(&b, "  // @ts-expect-error %s is misspelled\n  await %s(%s);\n", p.Key, call, args)
+					break
+				}
+			}
+		}
 		for _, p := range tl.Parameters.Lookup("properties").Members() {
 			if isRequired(tl.Parameters.Lookup("required"), p.Key) && p.Value.Lookup("type").AsString() == "string" {
-				args := strings.Replace(sample(tl.Parameters, tl.Parameters, 0), strconv.Quote(p.Key)+": ", strconv.Quote(p.Key)+": 12345, _: ", 1)
+				args := topArgs(tl.Parameters, p.Key, "12345", "")
 				fmt.Fprintf(&b, "  // @ts-expect-error %s is a string\n  await %s(%s);\n", p.Key, call, args)
 				break
 			}
@@ -100,6 +126,24 @@ func fixtureProgram(tools []Tool) string {
 	}
 	b.WriteString("}\nvoid main;\n")
 	return b.String()
+}
+
+// topArgs returns the sampled arguments object of params (its required properties), with the
+// value of property key replaced by value (when key is not empty) and extra appended.
+func topArgs(params jsonv.Value, key, value, extra string) string {
+	var parts []string
+	for _, p := range params.Lookup("properties").Members() {
+		switch {
+		case p.Key == key:
+			parts = append(parts, strconv.Quote(p.Key)+": "+value)
+		case isRequired(params.Lookup("required"), p.Key):
+			parts = append(parts, strconv.Quote(p.Key)+": "+sample(p.Value, params, 1))
+		}
+	}
+	if extra != "" {
+		parts = append(parts, extra)
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
 }
 
 // sample returns a TypeScript expression of a JSON value that schema s accepts (for the schema

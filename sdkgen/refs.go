@@ -22,13 +22,18 @@ var rootNames = [...]string{docArgs: "Args", docOutput: "Output"}
 // into it) becomes one type alias <Prefix>_<Name>: Prefix is the tool's name in PascalCase,
 // unique among the tools; Name is the definition's name in PascalCase ("Args" or "Output" for a
 // whole document), unique within the tool. Neither part contains "_", so no two aliases and no
-// fixed declaration (JsonValue, ToolArgsMap, …) share a name.
+// fixed declaration (JsonValue, ToolCallError, …) or shape share a name.
 type scope struct {
 	prefix string
 	docs   [2]jsonv.Value
 	names  map[string]bool
 	byKey  map[aliasKey]*alias
 	order  []*alias // in order of first reference
+	// shapes names the object types the tools repeat (nil: none are named).
+	shapes *shapeTable
+	// editor selects the layout of a declaration file: an object type with a documented
+	// property is never written on one line (see DTS).
+	editor bool
 }
 
 type aliasKey struct {
@@ -59,11 +64,16 @@ func newScope(prefix string, args, output jsonv.Value) *scope {
 }
 
 // render appends document doc, written at indentation level ind, to *buf and returns its text:
-// the alias name when the document refers to itself.
-func (sc *scope) render(buf *[]byte, doc, ind int) []byte {
-	g := gen{buf: *buf, root: sc.docs[doc], sc: sc, doc: doc}
+// the alias name when the document refers to itself. hint names the document's object type if
+// it is a repeated shape; the arguments object is never named.
+func (sc *scope) render(buf *[]byte, doc, ind int, hint string) []byte {
+	g := gen{buf: *buf, root: sc.docs[doc], sc: sc, doc: doc, hint: hint}
 	start := len(g.buf)
-	g.render(sc.docs[doc], ind, 0)
+	if doc == docArgs {
+		g.renderNode(sc.docs[doc], ind, 0) // the arguments are always written in place
+	} else {
+		g.render(sc.docs[doc], ind, 0)
+	}
 	*buf = g.buf
 	if a := sc.byKey[aliasKey{doc, ""}]; a != nil {
 		return []byte(a.name)
@@ -139,12 +149,13 @@ func (g *gen) ref(ref string, ind, depth int) meta {
 		g.inline = g.inline[:len(g.inline)-1]
 		return m
 	}
+	g.refs++
 	a, fresh := g.sc.alias(g.doc, ptr, target)
 	if slices.Contains(g.exposed, a) {
 		return g.unknown()
 	}
 	if fresh {
-		sub := gen{root: g.root, sc: g.sc, doc: g.doc, exposed: append(slices.Clone(g.exposed), a)}
+		sub := gen{root: g.root, sc: g.sc, doc: g.doc, exposed: append(slices.Clone(g.exposed), a), hint: defName(ptr)}
 		a.meta = sub.render(target, 0, depth)
 		a.text, a.state = sub.buf, aliasDone
 	}

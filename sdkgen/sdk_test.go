@@ -76,6 +76,17 @@ func variedTools() []Tool {
 			Output: jsonv.MustParse(`{"type":"object","properties":{"weird key":{"type":"boolean"},"nested":{"type":"object","properties":{"deep":{"const":{"x":[1,"y"]}}},"required":["deep"]}},"required":["weird key","nested"]}`),
 		},
 		{
+			Name:        "open",
+			Description: "Takes and gives extra properties.",
+			Parameters:  jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true}`),
+			Output:      jsonv.MustParse(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"],"additionalProperties":true}`),
+		},
+		{
+			Name:       "typed_extras",
+			Parameters: jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":{"type":"number"}}`),
+			Output:     jsonv.MustParse(`{"type":"object","properties":{"hits":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"score":{"type":"number","description":"Higher is better | 0..1"}},"required":["id","score"]}}},"required":["hits"]}`),
+		},
+		{
 			Name:       "héllo",
 			Parameters: jsonv.MustParse(`{"type":"object","additionalProperties":false}`),
 			Output:     jsonv.MustParse(`{"type":"array","items":{"enum":[1,"two",true]}}`),
@@ -85,38 +96,18 @@ func variedTools() []Tool {
 
 func TestDeclarationsWorkedExample(t *testing.T) {
 	got := Declarations([]Tool{echoTool()})
-	want := `interface ToolArgsMap {
-  /** Echo. */
-  echo: {
-    value: string;
-  } & Record<string, JsonValue>;
-}
-
-interface ToolOutputMap {
-  echo: string;
-}`
-	if !strings.Contains(got, "\n\n"+want+"\n\n") {
-		t.Fatalf("Declarations does not contain the worked example:\n%s", got)
+	want := "declare class ToolCallError extends Error { toolName: string }\n\n" +
+		"declare const tools: {\n" +
+		"  /** Echo. */\n" +
+		"  echo(args: { value: string }): Promise<string>;\n" +
+		"}"
+	if got != want {
+		t.Fatalf("Declarations:\n%s\nwant:\n%s", got, want)
 	}
 }
 
 func TestDeclarationsEmpty(t *testing.T) {
-	want := `type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
-
-interface ToolArgsMap {}
-
-interface ToolOutputMap {}
-
-type ToolName = keyof ToolOutputMap
-
-declare class ToolCallError extends Error {
-  readonly name: "ToolCallError";
-  readonly toolName: ToolName;
-}
-
-declare const tools: {
-  [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]>;
-}`
+	want := "declare class ToolCallError extends Error { toolName: string }\n\ndeclare const tools: {}"
 	for _, tools := range [][]Tool{nil, {}} {
 		if got := Declarations(tools); got != want {
 			t.Errorf("Declarations(%#v)\n got: %q\nwant: %q", tools, got, want)
@@ -126,40 +117,37 @@ declare const tools: {
 
 func TestDeclarationsTools(t *testing.T) {
 	tests := []struct {
-		name string
-		tool Tool
-		args string // the ToolArgsMap entry
-		out  string // the ToolOutputMap entry
+		name   string
+		tool   Tool
+		member string // the tool's lines in tools
 	}{
 		{"no schemas", Tool{Name: "t"},
-			"  t: Record<string, JsonValue>;\n", "  t: JsonValue;\n"},
-		{"description", Tool{Name: "t", Description: " Does\n\tthings */ well. "},
-			"  /** Does things *\\/ well. */\n  t: Record<string, JsonValue>;\n", "  t: JsonValue;\n"},
+			"  t(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+		{"description", Tool{Name: "t", Description: " Does\n\tthings **/*.go well. "},
+			"  /** Does things **\u200b/*.go well. */\n  t(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"whitespace description", Tool{Name: "t", Description: "\n"},
-			"  /**  */\n  t: Record<string, JsonValue>;\n", "  t: JsonValue;\n"},
+			"  t(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"quoted key", Tool{Name: "my-mcp.tool"},
-			"  \"my-mcp.tool\": Record<string, JsonValue>;\n", "  \"my-mcp.tool\": JsonValue;\n"},
+			"  \"my-mcp.tool\"(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"reserved word bare", Tool{Name: "class"},
-			"  class: Record<string, JsonValue>;\n", "  class: JsonValue;\n"},
+			"  class(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"non-ASCII quoted", Tool{Name: "naïve"},
-			"  \"naïve\": Record<string, JsonValue>;\n", "  \"naïve\": JsonValue;\n"},
+			"  \"naïve\"(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"escapes in key", Tool{Name: "a\"b\\c\u0001"},
-			"  \"a\\\"b\\\\c\\u0001\": Record<string, JsonValue>;\n", "  \"a\\\"b\\\\c\\u0001\": JsonValue;\n"},
-		{"output descriptions rendered, tool description not", Tool{Name: "t", Description: "Tool.",
+			"  \"a\\\"b\\\\c\\u0001\"(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+		{"output descriptions rendered", Tool{Name: "t", Description: "Tool.",
 			Parameters: jsonv.MustParse(`{"type":"object","properties":{}}`),
 			Output:     jsonv.MustParse(`{"type":"object","description":"root","properties":{"n":{"type":"number","description":"Count."}},"required":["n"],"additionalProperties":false}`)},
-			"  /** Tool. */\n  t: Record<string, JsonValue>;\n",
-			"  t: {\n    /** Count. */\n    n: number;\n  };\n"},
+			"  /** Tool. */\n  t(args: Record<string, never>): Promise<{ /** Count. */ n: number }>;\n"},
 		{"boolean schemas", Tool{Name: "t", Parameters: jsonv.BoolValue(true), Output: jsonv.BoolValue(false)},
-			"  t: JsonValue;\n", "  t: never;\n"},
+			"  t(args: JsonValue): Promise<never>;\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Declarations([]Tool{tt.tool})
-			args := "interface ToolArgsMap {\n" + tt.args + "}\n\n"
-			out := "interface ToolOutputMap {\n" + tt.out + "}\n\n"
-			if !strings.Contains(got, args) || !strings.Contains(got, out) {
-				t.Errorf("got:\n%s\nwant to contain:\n%s%s", got, args, out)
+			want := "declare const tools: {\n" + tt.member + "}"
+			if !strings.HasSuffix(got, want) {
+				t.Errorf("got:\n%s\nwant to end with:\n%s", got, want)
 			}
 		})
 	}
@@ -175,8 +163,8 @@ func TestDeclarationsSorted(t *testing.T) {
 	// JavaScript order: "$" < "B" < "Z" < "_" < "a" < "a-b" < "ab" < "b" < "z9" < U+1F600 (0xD83D) < U+FF5E.
 	wantOrder := []string{"$y", "B", "Z", "_x", "a", `"a-b"`, "ab", "b", "z9", "\"\U0001F600\"", "\"\uFF5E\""}
 	var lines []string
-	for _, l := range strings.Split(got[:strings.Index(got, "interface ToolOutputMap")], "\n") {
-		if k, _, ok := strings.Cut(strings.TrimPrefix(l, "  "), ": Record"); ok {
+	for _, l := range strings.Split(got, "\n") {
+		if k, _, ok := strings.Cut(strings.TrimPrefix(l, "  "), "(args: Record"); ok {
 			lines = append(lines, k)
 		}
 	}
@@ -216,34 +204,31 @@ func TestSection(t *testing.T) {
 		t.Error("section must end with the closing fence and no newline")
 	}
 	before, decls, ok := strings.Cut(got, "\n\n```ts\n")
-	if !ok || !strings.HasSuffix(before, "\nThe available tools:") {
-		t.Fatalf("instruction block must end with the line %q followed by a blank line and the fence", "The available tools:")
+	if !ok || before != instructions {
+		t.Fatalf("the section must be the instructions, a blank line and the fence:\n%s", got)
 	}
 	if decls != Declarations(variedTools())+"\n```" {
 		t.Error("fenced block is not exactly Declarations")
 	}
-	if !strings.HasPrefix(got, "## Writing code for run_code\n") {
-		t.Error("section must start with the heading")
-	}
+	// The contract a program relies on (reference/upstream-behaviour.md §2.4), said once.
 	for _, frag := range []string{
-		"two required arguments",
-		"`code`",
-		"`description`",
+		"run_code program",
+		"`await tools.name(args)`",
+		`tools["odd-name"](args)`,
 		"lossless JSON",
 		"rejects with `ToolCallError`",
 		"MAY overlap under `Promise.all`",
-		"`toolName`",
-		"`message`",
-		"try/catch",
-		"await tools.name(args)",
-		`tools["odd-name"](args)`,
-		"console.log",
-		"return",
-		"Images",
-		"interfaces, generics and enums",
+		"submission order",
 	} {
-		if !strings.Contains(before, frag) {
-			t.Errorf("instruction block lacks %q", frag)
+		if strings.Count(before, frag) != 1 {
+			t.Errorf("instructions must say %q once", frag)
+		}
+	}
+	// They read right after run_code's description (an MCP server appends them to it) as well
+	// as in a system prompt.
+	for _, wrong := range []string{"system prompt", "tools section", "\n"} {
+		if strings.Contains(before, wrong) {
+			t.Errorf("instructions mention %q", wrong)
 		}
 	}
 	if s := Section(nil); !strings.HasSuffix(s, "```ts\n"+Declarations(nil)+"\n```") {
@@ -260,9 +245,36 @@ func TestDTS(t *testing.T) {
 		!strings.Contains(header, "tsconfig") || !strings.Contains(header, "await tools.name(args)") {
 		t.Errorf("header line: %q", header)
 	}
-	if !strings.HasPrefix(rest, "\n"+Declarations(variedTools())+"\n\ninterface Console {\n") || !strings.HasSuffix(rest, "declare var console: Console;\n") {
-		t.Error("DTS is not header, blank line, Declarations, blank line, the console declaration, newline")
+	decls, ok := strings.CutSuffix(rest, "\n\n"+consoleDeclaration+"\n")
+	if !ok || !strings.HasPrefix(decls, "\n") {
+		t.Fatal("DTS is not header, blank line, declarations, blank line, the console declaration, newline")
 	}
+	// The editor's declarations are the model's, type for type and comment for comment; only
+	// the line breaks differ.
+	for _, tools := range [][]Tool{variedTools(), mappingTools(), loadMCPFixture(t, "server-memory"), loadMCPFixture(t, "server-filesystem")} {
+		dts, _ := strings.CutSuffix(strings.SplitN(DTS(tools), "\n", 3)[2], "\n\n"+consoleDeclaration+"\n")
+		prompt := Declarations(tools)
+		if layoutFree(dts) != layoutFree(prompt) {
+			t.Errorf("DTS and Declarations differ beyond layout:\n%s\n----\n%s", dts, prompt)
+		}
+		if prompt == dts && strings.Contains(prompt, "{ /**") {
+			t.Error("DTS keeps a JSDoc comment on a line it does not start")
+		}
+		// An editor attaches a JSDoc comment only to a member whose line it starts.
+		for _, line := range strings.Split(dts, "\n") {
+			if i := strings.Index(line, "/**"); i >= 0 && strings.TrimSpace(line[:i]) != "" {
+				t.Errorf("DTS line has a JSDoc comment after other text: %q", line)
+			}
+		}
+	}
+}
+
+// layoutFree returns declarations with line breaks and indentation made spaces, and the
+// semicolon before a closing brace dropped, so that the one-line and the multi-line form of an
+// object type compare equal.
+func layoutFree(decls string) string {
+	s := strings.Join(strings.Fields(decls), " ")
+	return strings.ReplaceAll(s, "; }", " }")
 }
 
 func checkGolden(t *testing.T, name, got string) {
@@ -286,9 +298,8 @@ func checkGolden(t *testing.T, name, got string) {
 // must be a type error, or tsc reports the directive as unused.
 const tscProgram = `async function main(): Promise<void> {
   const e: string = await tools.echo({ value: "hi" });
-  await tools.echo({ value: "hi", extra: [1, { x: null }] });
 
-  const r = await tools["my-mcp.search"]({ query: "x", limit: 3, filters: { tags: ["a"], kind: null, more: true } });
+  const r = await tools["my-mcp.search"]({ query: "x", limit: 3, filters: { tags: ["a"], kind: null } });
   const total: number = r.total;
   for (const h of r.hits) {
     const id: string = h.id;
@@ -309,20 +320,41 @@ const tscProgram = `async function main(): Promise<void> {
   const deepX: 1 = m.nested.deep.x[0];
   const h: (1 | "two" | true)[] = await tools["héllo"]({});
 
+  // additionalProperties: true keeps arguments and results open; a schema types the extras.
+  const o = await tools.open({ a: "x", anything: [1, { y: null }] });
+  const on: number = o.n;
+  const oExtra: JsonValue = o.other;
+  const te = await tools.typed_extras({ a: 1, other: 2 });
+  const teScore: number = te.hits[0].score;
+
   try {
     await tools.echo({ value: "x" });
   } catch (err) {
     if (err instanceof ToolCallError) {
-      const n: ToolName = err.toolName;
+      const n: string = err.toolName;
       const msg: string = err.message;
-      const kind: "ToolCallError" = err.name;
-      void [n, msg, kind];
+      void [n, msg];
     }
   }
   const [a0, a1] = await Promise.all([tools.echo({ value: "a" }), tools.delete({ id: "b" })]);
   const a: string = a0;
   const b: null = a1;
-  void [e, total, next, d, l, s, w, deepX, h, a, b];
+  void [e, total, next, d, l, s, w, deepX, h, on, oExtra, teScore, a, b];
+
+  // Exact arguments (DECISIONS row 15): a misspelled optional argument is an error unless the
+  // schema allows extra properties.
+  // @ts-expect-error misspelled argument (echo's schema has no additionalProperties)
+  await tools.echo({ value: "hi", vaule: "hi" });
+  // @ts-expect-error misspelled optional argument in a nested object
+  await tools["my-mcp.search"]({ query: "x", filters: { tag: ["a"] } });
+  // @ts-expect-error misspelled optional argument of a closed object
+  await tools["my-mcp.search"]({ query: "x", limt: 3 });
+  // @ts-expect-error extras must match the additionalProperties schema
+  await tools.typed_extras({ a: 1, other: "2" });
+  // @ts-expect-error a result field that is not declared
+  void te.total;
+  // @ts-expect-error a misspelled field of a result element
+  void te.hits[0].scor;
 
   // @ts-expect-error value must be a string
   await tools.echo({ value: 1 });
@@ -330,8 +362,6 @@ const tscProgram = `async function main(): Promise<void> {
   await tools.echo({});
   // @ts-expect-error query is required
   await tools["my-mcp.search"]({});
-  // @ts-expect-error the arguments object is closed
-  await tools["my-mcp.search"]({ query: "x", extra: 1 });
   // @ts-expect-error kind is an enum
   await tools["my-mcp.search"]({ query: "x", filters: { kind: "other" } });
   // @ts-expect-error no such tool
@@ -343,7 +373,7 @@ const tscProgram = `async function main(): Promise<void> {
   // @ts-expect-error the result is a string, not a number
   const bad: number = await tools.echo({ value: "x" });
   // @ts-expect-error arguments must be JSON
-  await tools.echo({ value: "x", f: () => 1 });
+  await tools.list_things({ value: "x", f: () => 1 });
   // @ts-expect-error no properties allowed
   await tools["héllo"]({ a: 1 });
   void bad;
@@ -390,32 +420,11 @@ func ExampleDeclarations() {
 		Output:      jsonv.MustParse(`{"type":"object","properties":{"text":{"type":"string"},"size":{"type":"integer"}},"required":["text"]}`),
 	}}))
 	// Output:
-	// type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
-	//
-	// interface ToolArgsMap {
-	//   /** Reads a file. */
-	//   "read-file": {
-	//     /** Absolute path. */
-	//     path: string;
-	//   };
-	// }
-	//
-	// interface ToolOutputMap {
-	//   "read-file": {
-	//     text: string;
-	//     size?: number;
-	//   } & Record<string, JsonValue>;
-	// }
-	//
-	// type ToolName = keyof ToolOutputMap
-	//
-	// declare class ToolCallError extends Error {
-	//   readonly name: "ToolCallError";
-	//   readonly toolName: ToolName;
-	// }
+	// declare class ToolCallError extends Error { toolName: string }
 	//
 	// declare const tools: {
-	//   [K in ToolName]: (args: ToolArgsMap[K]) => Promise<ToolOutputMap[K]>;
+	//   /** Reads a file. */
+	//   "read-file"(args: { /** Absolute path. */ path: string }): Promise<{ text: string; size?: number }>;
 	// }
 }
 

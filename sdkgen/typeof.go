@@ -68,6 +68,21 @@ type gen struct {
 	// more expansions are allowed.
 	inline []string
 	budget int
+	// hint is what an object type written here would be named after if it were a shape
+	// (shapeTable): the name of the property holding it, or of the collection it is an element
+	// of when element is set. It is made a type name only when a shape is recorded.
+	hint    string
+	element bool
+	// refs counts the references written (Declarations), so that a shape can tell whether its
+	// text depends on its tool's aliases.
+	refs int
+	// declaring is the shape whose declaration is being written, which must not refer to itself.
+	declaring *shape
+	// inlining reports that an object type is being tried on one line, so the objects inside it
+	// are written on the same line.
+	inlining bool
+	// docs counts the descriptions written in JSDoc.
+	docs int
 }
 
 // prec is the operator precedence of a written type's top level, so a caller knows when the
@@ -124,6 +139,16 @@ func (g *gen) nested() []*alias {
 // render writes the type of schema s at indentation level ind; depth counts the schema nodes
 // above s.
 func (g *gen) render(s jsonv.Value, ind, depth int) meta {
+	if g.sc != nil && g.sc.shapes != nil && depth < maxDepth && isShapeCandidate(s) {
+		if m, ok := g.shapeRender(s, ind, depth); ok {
+			return m
+		}
+	}
+	return g.renderNode(s, ind, depth)
+}
+
+// renderNode writes the type of schema s itself, as render does.
+func (g *gen) renderNode(s jsonv.Value, ind, depth int) meta {
 	switch s.Kind() {
 	case jsonv.Object:
 	case jsonv.Bool:
@@ -352,9 +377,11 @@ func (g *gen) typeName(name string, s jsonv.Value, ind, depth int) meta {
 // object writes an object node: a multi-line literal of its properties (members at ind+1,
 // closing brace at ind), or a Record or index signature when it declares none.
 //
-// Keys beyond the listed properties are typed by additionalProperties: absent or true leaves
-// the object open (upstream's "& Record<string, JsonValue>"), false closes it, and a schema
-// becomes an index signature. patternProperties add their schemas to the index signature (a
+// Keys beyond the listed properties are typed by additionalProperties: true leaves the object
+// open ("& Record<string, JsonValue>"), false closes it, and a schema becomes an index
+// signature. Absent, it closes an object that lists properties or patternProperties, so a
+// misspelled key is a type error (the upstream leaves such objects open; DECISIONS row 15), and
+// leaves open one that lists nothing ({"type":"object"} is any object). patternProperties add their schemas to the index signature (a
 // TypeScript key type cannot say which keys match a pattern). TypeScript requires every
 // property to be assignable to the index signature; when that cannot be shown, the index
 // signature is JsonValue (or unknown when a property is not plain JSON either).
@@ -369,13 +396,20 @@ func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 			extras = append(extras, m.Value)
 		}
 	}
-	ap, hasAP := s.Get("additionalProperties")
-	open := !hasAP
+	_, listed := s.Get("properties")
+	if _, ok := s.Get("patternProperties"); ok {
+		listed = true
+	}
+	ap := s.Lookup("additionalProperties")
+	var open bool
 	switch ap.Kind() {
 	case jsonv.Bool:
 		open = ap.AsBool()
 	case jsonv.Object:
 		extras = append(extras, ap)
+	case jsonv.Undefined:
+		// Exact unless the schema lists nothing: {"type":"object"} is any object.
+		open = !listed
 	default:
 		open = true
 	}
@@ -402,6 +436,26 @@ func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 		return meta{}
 	}
 
+	if !g.inlining && g.inlineable(s) {
+		// Try one line; an object wider than maxInlineWidth with a description is written again,
+		// a property per line.
+		start, occ, docs := len(g.buf), g.occMark(), g.docs
+		g.inlining = true
+		m := g.properties(s, props, extras, open, ind, depth, true)
+		g.inlining = false
+		if len(g.buf)-start <= maxInlineWidth || g.docs == docs {
+			return m
+		}
+		g.buf = g.buf[:start]
+		g.occReset(occ)
+	}
+	return g.properties(s, props, extras, open, ind, depth, g.inlining)
+}
+
+// properties writes the literal of object node s with its properties props: on one line
+// (inline), or with each property on its own line at level ind+1, after its JSDoc. extras are
+// the schemas of further keys (an index signature), and open adds "& Record<string, JsonValue>".
+func (g *gen) properties(s jsonv.Value, props []jsonv.Member, extras []jsonv.Value, open bool, ind, depth int, inline bool) meta {
 	required := s.Lookup("required")
 	type member struct {
 		text     [2]int // where its type text is
@@ -409,13 +463,23 @@ func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 		m        meta
 	}
 	var members []member // kept only for an index signature to check
-	index := !open && !closed
+	index := !open && len(extras) > 0
 	var out meta
-	g.str("{\n")
+	if inline {
+		g.str("{ ")
+	} else {
+		g.str("{\n")
+	}
 	saved := g.nested()
-	for _, p := range props {
-		g.docComment(ind+1, p.Value)
-		g.pad(ind + 1)
+	for i, p := range props {
+		if inline {
+			if i > 0 {
+				g.str("; ")
+			}
+		} else {
+			g.pad(ind + 1)
+		}
+		g.docComment(p.Value)
 		g.key(p.Key)
 		var mb member
 		if !isRequired(required, p.Key) {
@@ -424,17 +488,26 @@ func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 		}
 		g.str(": ")
 		mb.text[0] = len(g.buf)
+		hint, element := g.hint, g.element
+		g.hint, g.element = p.Key, false
 		mb.m = g.render(p.Value, ind+1, depth)
+		g.hint, g.element = hint, element
 		mb.text[1] = len(g.buf)
 		out.loose = out.loose || mb.m.loose
 		if index {
 			members = append(members, mb)
 		}
-		g.str(";\n")
+		if !inline {
+			g.str(";\n")
+		}
 	}
 	if index {
 		line := len(g.buf)
-		g.pad(ind + 1)
+		if inline {
+			g.str("; ")
+		} else {
+			g.pad(ind + 1)
+		}
 		g.str("[key: string]: ")
 		start := len(g.buf)
 		m := g.indexType(extras, ind+1, depth)
@@ -460,13 +533,19 @@ func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 			if optional {
 				g.str(" | undefined") // an optional property's type includes undefined
 			}
-			g.str(";\n")
+			if !inline {
+				g.str(";\n")
+			}
 			out.loose = out.loose || m.loose
 		}
 	}
 	g.exposed = saved
-	g.pad(ind)
-	g.str("}")
+	if inline {
+		g.str(" }")
+	} else {
+		g.pad(ind)
+		g.str("}")
+	}
 	if !open {
 		return out
 	}
@@ -475,6 +554,88 @@ func (g *gen) object(s jsonv.Value, ind, depth int) meta {
 	g.str(" & Record<string, JsonValue>")
 	out.prec = precInter
 	return out
+}
+
+// An object type is written on one line, { a: string; /** B. */ b?: number }, when it has at
+// most maxInlineNodes schema nodes and, if a property has a description, the line is at most
+// maxInlineWidth bytes long; otherwise each property has its own line, after its JSDoc.
+const (
+	maxInlineNodes = 16
+	maxInlineWidth = 100
+)
+
+// inlineable reports whether object node s may be tried on one line: it has at most
+// maxInlineNodes schema nodes (a named shape or, in Declarations, a reference counts as one;
+// TypeOf writes references in place, so there they rule a line out) and, in the layout of a
+// declaration file, no property with a JSDoc comment.
+func (g *gen) inlineable(s jsonv.Value) bool {
+	budget, width, described := maxInlineNodes, 2, false
+	editor := g.sc != nil && g.sc.editor
+	var walk func(n jsonv.Value, top bool) bool
+	walk = func(n jsonv.Value, top bool) bool {
+		if n.Kind() != jsonv.Object {
+			return true
+		}
+		if budget--; budget < 0 {
+			return false
+		}
+		if _, ok := refOf(n); ok && g.sc == nil {
+			return false // TypeOf writes the referenced schema here
+		}
+		if !top && g.namedShape(n) {
+			return true
+		}
+		for _, k := range [...]string{"properties", "patternProperties"} {
+			if ps := n.Lookup(k); ps.Kind() == jsonv.Object {
+				for _, p := range ps.Members() {
+					if editor && k == "properties" && hasDoc(p.Value) || !walk(p.Value, false) {
+						return false
+					}
+					// A lower bound of the line's width: "key: T; " and "/** description */ "
+					// (a description that docText would rewrite counts only its comment marks).
+					width += len(p.Key) + 5
+					if d := p.Value.Lookup("description"); d.Kind() == jsonv.String {
+						width += 8
+						if plainDoc(d.AsString()) {
+							width += len(d.AsString())
+						}
+						described = true
+					}
+				}
+			}
+		}
+		for _, k := range [...]string{"items", "prefixItems", "anyOf", "oneOf", "allOf", "additionalProperties", "additionalItems"} {
+			v, ok := n.Get(k)
+			if !ok {
+				continue
+			}
+			if v.Kind() != jsonv.Array {
+				if !walk(v, false) {
+					return false
+				}
+				continue
+			}
+			for i := range v.Len() {
+				if !walk(v.Index(i), false) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	// With a description the line must fit: rule it out before trying when it cannot.
+	return walk(s, true) && !(described && width > maxInlineWidth)
+}
+
+// hasDoc reports whether docComment writes a comment for property schema s.
+func hasDoc(s jsonv.Value) bool {
+	if s.Kind() != jsonv.Object {
+		return false
+	}
+	if d := s.Lookup("description"); d.Kind() == jsonv.String && strings.IndexFunc(d.AsString(), func(r rune) bool { return !isJSSpace(r) }) >= 0 {
+		return true
+	}
+	return hasTags(s)
 }
 
 // indexType writes the value type of an index signature: the union of schemas. A schema that
@@ -650,8 +811,9 @@ func (g *gen) array(s jsonv.Value, ind, depth int) meta {
 // arrayOf writes items[]. As upstream, the item text is parenthesized when | or & occurs
 // anywhere in it, even where it would not be needed (inside a nested member or a JSDoc line).
 func (g *gen) arrayOf(items jsonv.Value, ind, depth int) meta {
-	saved := g.nested()
-	defer func() { g.exposed = saved }()
+	saved, element := g.nested(), g.element
+	defer func() { g.exposed, g.element = saved, element }()
+	g.element = true
 	start := len(g.buf)
 	m := g.render(items, ind, depth)
 	if bytes.ContainsAny(g.buf[start:], "|&") {
@@ -727,19 +889,28 @@ func (g *gen) key(name string) {
 	g.buf = jsonv.AppendString(g.buf, name)
 }
 
-// jsdoc writes a one-line JSDoc comment at level ind when desc is non-empty: whitespace runs
-// (JavaScript's \s) collapse to one space, the text is trimmed, and every "*/" becomes "*\/".
-// A whitespace-only description writes "/**  */", as upstream does.
+// The text docText puts between the "*" and "/" of a "*/" that would end the comment.
+const (
+	// proseBreak is U+200B ZERO WIDTH SPACE: an editor shows the text as written (hover and
+	// completion render "**/*.go", not the upstream's "**\/*.go"), and a model reads the
+	// same characters with an invisible one between them.
+	proseBreak = "\u200b"
+	// codeBreak escapes the slash, which JSON strings and regular expressions read as "/", so a
+	// @default, @example or @pattern keeps its meaning.
+	codeBreak = `\`
+)
+
+// jsdoc writes a one-line JSDoc comment at level ind holding desc, cleaned as docText does;
+// nothing when desc has no text.
 func (g *gen) jsdoc(ind int, desc string) {
-	if desc == "" {
-		return
-	}
+	start := len(g.buf)
 	g.pad(ind)
 	g.str("/** ")
-	if plainDoc(desc) {
-		g.str(desc)
-	} else {
-		g.docText(desc)
+	text := len(g.buf)
+	g.docText(desc, proseBreak)
+	if len(g.buf) == text {
+		g.buf = g.buf[:start]
+		return
 	}
 	g.str(" */\n")
 }
@@ -760,10 +931,15 @@ func plainDoc(desc string) bool {
 	return true
 }
 
-// docText writes desc with each run of JavaScript whitespace collapsed to one space, both ends
-// trimmed, and every "*/" written as "*\/".
-func (g *gen) docText(desc string) {
-	start, space, last := len(g.buf), false, rune(0)
+// docText writes desc as comment text: each run of JavaScript whitespace collapsed to one
+// space, both ends trimmed, and brk between the characters of every "*/", so that the text
+// cannot end the comment.
+func (g *gen) docText(desc, brk string) {
+	if plainDoc(desc) {
+		g.str(desc)
+		return
+	}
+	start, space := len(g.buf), false
 	for _, r := range desc {
 		if isJSSpace(r) {
 			space = len(g.buf) > start
@@ -771,13 +947,12 @@ func (g *gen) docText(desc string) {
 		}
 		if space {
 			g.str(" ")
-			space, last = false, ' '
+			space = false
 		}
-		if r == '/' && last == '*' {
-			g.str(`\`)
+		if r == '/' && len(g.buf) > start && g.buf[len(g.buf)-1] == '*' {
+			g.str(brk)
 		}
 		g.buf = utf8.AppendRune(g.buf, r)
-		last = r
 	}
 }
 

@@ -56,13 +56,13 @@ func TestTypeOf(t *testing.T) {
 		{"array of union", `{"type":"array","items":{"oneOf":[{"type":"string"},{"type":"number"}]}}`, 0, "(string | number)[]"},
 		{"array of enum", `{"type":"array","items":{"enum":["a","b"]}}`, 0, `("a" | "b")[]`},
 		{"array of open object", `{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}}}}`, 0,
-			"({\n  a?: string;\n} & Record<string, JsonValue>)[]"},
+			"{ a?: string }[]"},
 		{"array of closed object", `{"type":"array","items":{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}}`, 0,
-			"{\n  a: string;\n}[]"},
+			"{ a: string }[]"},
 		{"array item parens from nested member", `{"type":"array","items":{"type":"object","properties":{"a":{"type":["string","null"]}},"additionalProperties":false}}`, 0,
-			"({\n  a?: string | null;\n})[]"},
+			"({ a?: string | null })[]"},
 		{"array item parens from JSDoc text", `{"type":"array","items":{"type":"object","properties":{"a":{"type":"string","description":"this | that"}},"additionalProperties":false}}`, 0,
-			"({\n  /** this | that */\n  a?: string;\n})[]"},
+			"({ /** this | that */ a?: string })[]"},
 		{"array items true", `{"type":"array","items":true}`, 0, "JsonValue[]"},
 		{"array items false", `{"type":"array","items":false}`, 0, "never[]"},
 		{"tuple items (draft-07)", `{"type":"array","items":[{"type":"string"},{"type":"number"}]}`, 0, "[string?, number?, ...JsonValue[]]"},
@@ -71,7 +71,7 @@ func TestTypeOf(t *testing.T) {
 
 		// Objects.
 		{"object without properties", `{"type":"object"}`, 0, "Record<string, JsonValue>"},
-		{"object empty properties", `{"type":"object","properties":{}}`, 0, "Record<string, JsonValue>"},
+		{"object empty properties", `{"type":"object","properties":{}}`, 0, "Record<string, never>"},
 		{"object additionalProperties true", `{"type":"object","additionalProperties":true}`, 0, "Record<string, JsonValue>"},
 		{"object additionalProperties false", `{"type":"object","properties":{},"additionalProperties":false}`, 0, "Record<string, never>"},
 		{"object additionalProperties schema", `{"type":"object","additionalProperties":{"type":"integer"}}`, 0, "{ [key: string]: number }"},
@@ -79,64 +79,71 @@ func TestTypeOf(t *testing.T) {
 		{"object additionalProperties {}", `{"type":"object","additionalProperties":{}}`, 0, "Record<string, JsonValue>"},
 		{"object additionalProperties false schema", `{"type":"object","additionalProperties":false}`, 0, "Record<string, never>"},
 		{"object open with properties", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"number"}},"required":["a"]}`, 0,
-			"{\n  a: string;\n  b?: number;\n} & Record<string, JsonValue>"},
+			"{ a: string; b?: number }"},
 		{"object additionalProperties true with properties", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true}`, 0,
-			"{\n  a?: string;\n} & Record<string, JsonValue>"},
+			"{ a?: string } & Record<string, JsonValue>"},
 		{"object closed", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`, 0,
-			"{\n  a: string;\n}"},
+			"{ a: string }"},
 		{"object additionalProperties schema with properties", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"number"}}`, 0,
-			"{\n  a?: string;\n  [key: string]: JsonValue | undefined;\n}"},
+			"{ a?: string; [key: string]: JsonValue | undefined }"},
 		{"object patternProperties opens", `{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x-":{}},"additionalProperties":false}`, 0,
-			"{\n  a?: string;\n} & Record<string, JsonValue>"},
+			"{ a?: string } & Record<string, JsonValue>"},
 		{"object indent 2", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`, 2,
-			"{\n      a?: string;\n    }"},
+			"{ a?: string }"},
 		{"negative indent is 0", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`, -3,
-			"{\n  a?: string;\n}"},
+			"{ a?: string }"},
 		{"nested objects indent", `{"type":"object","properties":{"o":{"type":"object","properties":{"p":{"type":"boolean"}},"required":["p"],"additionalProperties":false}},"additionalProperties":false}`, 1,
-			"{\n    o?: {\n      p: boolean;\n    };\n  }"},
+			"{ o?: { p: boolean } }"},
 		{"array of objects keeps indent", `{"type":"object","properties":{"l":{"type":"array","items":{"type":"object","properties":{"p":{"type":"null"}},"additionalProperties":false}}},"additionalProperties":false}`, 0,
-			"{\n  l?: {\n    p?: null;\n  }[];\n}"},
+			"{ l?: { p?: null }[] }"},
 		{"required ignores non-strings and unknown names", `{"type":"object","properties":{"a":{}},"required":[1,"zz","a"],"additionalProperties":false}`, 0,
-			"{\n  a: JsonValue;\n}"},
-		{"property false", `{"type":"object","properties":{"a":false},"additionalProperties":false}`, 0, "{\n  a?: never;\n}"},
+			"{ a: JsonValue }"},
+		{"property false", `{"type":"object","properties":{"a":false},"additionalProperties":false}`, 0, "{ a?: never }"},
 		{"properties infer object", `{"properties":{"a":{"type":"string"}},"required":["a"]}`, 0,
-			"{\n  a: string;\n} & Record<string, JsonValue>"},
+			"{ a: string }"},
 		{"additionalProperties infers object", `{"additionalProperties":{"type":"boolean"}}`, 0, "{ [key: string]: boolean }"},
 
 		// Property keys.
 		{"key quoting", `{"type":"object","properties":{"plain":{},"_u":{},"$d":{},"a1":{},"delete":{},"a-b":{},"1x":{},"":{},"héllo":{},"q\"k":{},"sp ace":{}},"additionalProperties":false}`, 0,
-			"{\n  plain?: JsonValue;\n  _u?: JsonValue;\n  $d?: JsonValue;\n  a1?: JsonValue;\n  delete?: JsonValue;\n  \"a-b\"?: JsonValue;\n  \"1x\"?: JsonValue;\n  \"\"?: JsonValue;\n  \"héllo\"?: JsonValue;\n  \"q\\\"k\"?: JsonValue;\n  \"sp ace\"?: JsonValue;\n}"},
+			"{ plain?: JsonValue; _u?: JsonValue; $d?: JsonValue; a1?: JsonValue; delete?: JsonValue; \"a-b\"?: JsonValue; \"1x\"?: JsonValue; \"\"?: JsonValue; \"héllo\"?: JsonValue; \"q\\\"k\"?: JsonValue; \"sp ace\"?: JsonValue }"},
 
 		// JSDoc.
 		{"jsdoc collapse and escape", `{"type":"object","properties":{"a":{"type":"string","description":"  first\n\tline */ end  "}},"additionalProperties":false}`, 0,
-			"{\n  /** first line *\\/ end */\n  a?: string;\n}"},
+			"{ /** first line *\u200b/ end */ a?: string }"},
 		{"jsdoc unicode whitespace", `{"type":"object","properties":{"a":{"description":"x\u00a0\u3000y\u2028z\ufeff"}},"additionalProperties":false}`, 0,
-			"{\n  /** x y z */\n  a?: JsonValue;\n}"},
+			"{ /** x y z */ a?: JsonValue }"},
 		{"jsdoc whitespace only", `{"type":"object","properties":{"a":{"description":" \n "}},"additionalProperties":false}`, 0,
-			"{\n  /**  */\n  a?: JsonValue;\n}"},
+			"{ a?: JsonValue }"},
 		{"jsdoc empty", `{"type":"object","properties":{"a":{"description":""}},"additionalProperties":false}`, 0,
-			"{\n  a?: JsonValue;\n}"},
+			"{ a?: JsonValue }"},
 		{"jsdoc not a string", `{"type":"object","properties":{"a":{"description":7}},"additionalProperties":false}`, 0,
-			"{\n  a?: JsonValue;\n}"},
+			"{ a?: JsonValue }"},
 		{"jsdoc repeated close", `{"type":"object","properties":{"a":{"description":"*/*/ **/"}},"additionalProperties":false}`, 0,
-			"{\n  /** *\\/*\\/ **\\/ */\n  a?: JsonValue;\n}"},
+			"{ /** *\u200b/*\u200b/ **\u200b/ */ a?: JsonValue }"},
 		{"root description ignored", `{"type":"string","description":"root"}`, 0, "string"},
 
 		// oneOf / anyOf / allOf.
 		{"oneOf", `{"oneOf":[{"type":"string"},{"type":"null"}]}`, 0, "string | null"},
+		// Objects too wide for one line: a property per line, at the caller's indentation.
+		{"multi-line object indent 2", `{"type":"object","properties":{"a":{"type":"string","description":"A description long enough that the object no longer fits on one line with the member that it documents."},"b":{"type":"number"}},"required":["b"],"additionalProperties":false}`, 2,
+			"{\n      /** A description long enough that the object no longer fits on one line with the member that it documents. */ a?: string;\n      b: number;\n    }"},
+		{"nested multi-line objects", `{"type":"object","properties":{"o":{"type":"object","properties":{"p":{"type":"boolean","description":"A description long enough that the object no longer fits on one line with the member that it documents."}},"required":["p"],"additionalProperties":false},"q":{"type":"object","properties":{"r":{"type":"null"}}}},"additionalProperties":false}`, 1,
+			"{\n    o?: {\n      /** A description long enough that the object no longer fits on one line with the member that it documents. */ p: boolean;\n    };\n    q?: { r?: null };\n  }"},
+		{"more than 16 nodes breaks the line", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"},"d":{"type":"string"},"e":{"type":"string"},"f":{"type":"string"},"g":{"type":"string"},"h":{"type":"string"},"i":{"type":"string"},"j":{"type":"string"},"k":{"type":"string"},"l":{"type":"string"},"m":{"type":"string"},"n":{"type":"string"},"o":{"type":"string"},"p":{"type":"string"},"q":{"type":"string"}}}`, 0,
+			"{\n  a?: string;\n  b?: string;\n  c?: string;\n  d?: string;\n  e?: string;\n  f?: string;\n  g?: string;\n  h?: string;\n  i?: string;\n  j?: string;\n  k?: string;\n  l?: string;\n  m?: string;\n  n?: string;\n  o?: string;\n  p?: string;\n  q?: string;\n}"},
 		{"oneOf of objects same indent", `{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false},{"type":"number"}]}`, 1,
-			"{\n    a?: string;\n  } | number"},
+			"{ a?: string } | number"},
 		{"oneOf nested union flat", `{"oneOf":[{"oneOf":[{"type":"string"},{"type":"number"}]},{"type":"null"}]}`, 0, "string | number | null"},
 		{"oneOf of empties", `{"oneOf":[{},{}]}`, 0, "JsonValue | JsonValue"},
 		{"anyOf", `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, 0, "string | number"},
 		{"allOf", `{"allOf":[{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false},{"type":"object","properties":{"b":{"type":"number"}},"additionalProperties":false}]}`, 0,
-			"{\n  a?: string;\n} & {\n  b?: number;\n}"},
+			"{ a?: string } & { b?: number }"},
 		{"allOf with union parenthesized", `{"allOf":[{"type":"object","additionalProperties":{"type":"string"}},{"anyOf":[{"type":"object","properties":{"x":{"const":1}},"additionalProperties":false},{"type":"object","properties":{"y":{"const":2}},"additionalProperties":false}]}]}`, 0,
-			"{ [key: string]: string } & ({\n  x?: 1;\n} | {\n  y?: 2;\n})"},
+			"{ [key: string]: string } & ({ x?: 1 } | { y?: 2 })"},
 		{"allOf drops any-JSON branches", `{"allOf":[{},{"type":"string"},true,{"description":"x"}]}`, 0, "string"},
 		{"allOf single", `{"allOf":[{"type":"boolean"}]}`, 0, "boolean"},
 		{"type beside oneOf of required-only branches", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"additionalProperties":false,"oneOf":[{"required":["a"]},{"required":["b"]}]}`, 0,
-			"{\n  a?: string;\n  b?: string;\n}"},
+			"{ a?: string; b?: string }"},
 		{"type beside anyOf", `{"type":"string","anyOf":[{"const":"a"},{"const":"b"}]}`, 0, `string & ("a" | "b")`},
 		{"empty oneOf", `{"oneOf":[]}`, 0, "never"},
 
@@ -144,7 +151,7 @@ func TestTypeOf(t *testing.T) {
 		{"type array", `{"type":["string","null"]}`, 0, "string | null"},
 		{"type array dedupes", `{"type":["integer","number"]}`, 0, "number"},
 		{"type array object or null", `{"type":["object","null"],"properties":{"a":{"type":"string"}}}`, 0,
-			"{\n  a?: string;\n} & Record<string, JsonValue> | null"},
+			"{ a?: string } | null"},
 		{"type array ignores non-strings", `{"type":[1,"boolean"]}`, 0, "boolean"},
 		{"type array empty", `{"type":[]}`, 0, "JsonValue"},
 		{"nullable", `{"type":"string","nullable":true}`, 0, "string | null"},
@@ -159,7 +166,7 @@ func TestTypeOf(t *testing.T) {
 		{"ignored string keywords", `{"type":"string","minLength":1,"maxLength":9,"pattern":"^a","format":"uri","default":"a","title":"T","$schema":"https://json-schema.org/draft/2020-12/schema","$id":"x","$comment":"c","examples":["a"],"contentMediaType":"text/plain"}`, 0, "string"},
 		{"ignored number keywords", `{"type":"integer","minimum":0,"maximum":9,"exclusiveMinimum":0,"multipleOf":3,"deprecated":true,"readOnly":true}`, 0, "number"},
 		{"ignored object keywords", `{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false,"minProperties":1,"propertyNames":{"pattern":"^a"},"unevaluatedProperties":false,"dependentRequired":{"a":["b"]},"dependencies":{"a":["b"]},"$defs":{"x":{"$ref":"#"}}}`, 0,
-			"{\n  a: string;\n}"},
+			"{ a: string }"},
 		{"ignored array keywords", `{"type":"array","items":{"type":"number"},"minItems":1,"uniqueItems":true,"contains":{"const":1}}`, 0, "number[]"},
 		{"if alone ignored", `{"type":"string","if":{"const":"a"}}`, 0, "string"},
 
@@ -310,8 +317,16 @@ func FuzzTypeOf(f *testing.F) {
 			t.Fatalf("TypeOf(%s) is empty", text)
 		}
 		tools := []Tool{{Name: text, Description: text, Parameters: v, Output: v}}
-		if !strings.HasSuffix(Declarations(tools), "}") {
+		decls := Declarations(tools)
+		if !strings.HasSuffix(decls, "}") {
 			t.Fatal("Declarations lost its tail")
+		}
+		// Two tools with the same schemas share their shapes; the declaration file's layout
+		// changes no type and no comment.
+		two := append(tools, Tool{Name: text + "2", Parameters: v, Output: v})
+		dts, _ := strings.CutSuffix(strings.SplitN(DTS(two), "\n", 3)[2], "\n\n"+consoleDeclaration+"\n")
+		if layoutFree(dts) != layoutFree(Declarations(two)) {
+			t.Fatalf("DTS and Declarations differ beyond layout:\n%s\n----\n%s", dts, Declarations(two))
 		}
 		if d, ok := Describe(tools, text); !ok || !strings.HasSuffix(d, "}") {
 			t.Fatal("Describe lost the tool")

@@ -361,6 +361,7 @@ func (c *cli) sdkCmd(args []string) error {
 	src.register(fs)
 	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
 	compact := fs.Bool("compact", false, "print the compact prompt section (tool names, summaries, catalog helpers) instead")
+	prompt := fs.Bool("prompt", false, "print exactly the prompt section a model receives about the tools, as serve presents it")
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -374,8 +375,11 @@ func (c *cli) sdkCmd(args []string) error {
 	}
 	defer closeSources()
 	text := sdkgen.DTS(codemode.SDKTools(reg))
-	if *compact {
+	switch {
+	case *compact:
 		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"
+	case *prompt:
+		text = codemode.PromptSectionFor(reg, codemode.Options{}) + "\n"
 	}
 	if *out == "" {
 		_, err = io.WriteString(c.stdout, text)

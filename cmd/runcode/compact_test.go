@@ -17,7 +17,7 @@ func TestSDKCompact(t *testing.T) {
 			t.Errorf("sdk --compact output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "interface ToolArgsMap") || !strings.HasSuffix(out, "\n") {
+	if strings.Contains(out, "add(args:") || !strings.HasSuffix(out, "\n") {
 		t.Error("sdk --compact must print the compact section with a final newline, not the declarations")
 	}
 }

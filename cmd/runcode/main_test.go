@@ -225,7 +225,7 @@ func TestSDKAndToolsListEveryTool(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("sdk exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"interface ToolArgsMap", "add: {", "a: number;", "add: number;", "shout: string;", "read_file: {", "grep: {", "declare const tools"} {
+	for _, want := range []string{"add(args: { a: number; b: number }): Promise<number>;", "shout(args: { word: string }): Promise<string>;", "read_file(args: {", "grep(args: {", "declare const tools"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("sdk output lacks %q", want)
 		}
@@ -234,7 +234,7 @@ func TestSDKAndToolsListEveryTool(t *testing.T) {
 	if code, _, errOut := invoke(t, "", "sdk", "--tools", filepath.Join(dir, "tools.json"), "-o", outFile); code != exitOK {
 		t.Fatalf("sdk -o: %s", errOut)
 	}
-	if data, err := os.ReadFile(outFile); err != nil || !strings.Contains(string(data), "shout: string;") {
+	if data, err := os.ReadFile(outFile); err != nil || !strings.Contains(string(data), "shout(args: { word: string }): Promise<string>;") {
 		t.Fatalf("sdk -o wrote %q, %v", data, err)
 	}
 
