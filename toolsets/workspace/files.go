@@ -89,6 +89,9 @@ func (w *Workspace) readText(ctx context.Context, name, shown string, copies int
 	if err := reserveFor(ctx, "read", shown, "it is "+membudget.Size(size), copies*size); err != nil {
 		return "", err
 	}
+	if w.beforeRead != nil {
+		w.beforeRead(name)
+	}
 	var b strings.Builder
 	b.Grow(int(size) + 1) // one byte more: a file that grew since the fstat is noticed
 	if _, err := io.Copy(&b, io.LimitReader(f, size+1)); err != nil {

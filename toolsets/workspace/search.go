@@ -319,6 +319,9 @@ func (s *grepSearch) file(name, shown string) error {
 		return err
 	}
 	defer membudget.Release(s.ctx, size)
+	if s.w.beforeRead != nil {
+		s.w.beforeRead(name)
+	}
 	data := make([]byte, size+1) // one byte more: a file that grew since the fstat is noticed
 	n, err := io.ReadFull(f, data)
 	switch {

@@ -56,8 +56,10 @@ type Workspace struct {
 	opts Options
 
 	// Test seams: beforeOpen runs between a tool's stat of a path and its open (to swap the
-	// file); wrapTemp wraps the writer of write_file's temporary file (to fail a write part-way).
+	// file); beforeRead between a reader's fstat of a file and its read (to grow the file);
+	// wrapTemp wraps the writer of write_file's temporary file (to fail a write part-way).
 	beforeOpen func(name string)
+	beforeRead func(name string)
 	wrapTemp   func(io.Writer) io.Writer
 }
 
