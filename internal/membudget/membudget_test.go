@@ -255,3 +255,33 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSmallCall is what the budget costs a sub-call that reserves nothing large: its
+// account opened, carried in its context, a small reservation, and the account closed.
+func BenchmarkSmallCall(b *testing.B) {
+	budget := New(128 * mib)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		a := budget.Open()
+		callCtx := NewContext(ctx, a)
+		if err := Reserve(callCtx, 4<<10); err != nil {
+			b.Fatal(err)
+		}
+		a.Close()
+	}
+}
+
+// BenchmarkLargeCall is the same with a reservation that is counted.
+func BenchmarkLargeCall(b *testing.B) {
+	budget := New(128 * mib)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		a := budget.Open()
+		if err := Reserve(NewContext(ctx, a), 16*mib); err != nil {
+			b.Fatal(err)
+		}
+		a.Close()
+	}
+}
