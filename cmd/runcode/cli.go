@@ -676,7 +676,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
 	fs.StringVar(&l.isolation, "isolation", l.isolation, "process (a worker process with a hard memory limit; contains crashes) or inprocess (for trusted programs: faster, soft memory limit, a Go fatal error ends the host)")
-	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process")
+	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process; a quarter of it is the run's budget for the data its tool calls hold in this process (reads wait their turn beyond it)")
 	if l.maxWrite == 0 {
 		l.maxWrite = workspace.DefaultMaxWriteBytes
 	}
