@@ -705,13 +705,13 @@ func (l *limits) validate() error {
 	return nil
 }
 
-// runtime opens the runtime the limits describe.
 // subCallMemory is each run's budget for the data its tool bodies hold in this process: a
 // quarter of --memory. A run holds at most twice that (see package membudget), and under
 // process isolation its data in flight to the worker is bounded by half of --memory (the
 // pool's MaxInFlightBytes), so this process holds at most --memory of one run's sub-call data.
 func (l *limits) subCallMemory() int64 { return int64(l.memory) / 4 }
 
+// runtime opens the runtime the limits describe.
 func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
 	rt, err := jsruntime.Open(l.isolation, int64(l.memory), jsruntime.Config{ComputeBudget: l.cpu, WallCeiling: l.timeout, MaxOutputBytes: int(l.maxOutput)})
 	if err != nil {
