@@ -50,6 +50,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -172,6 +173,12 @@ type Options struct {
 	// the package documentation). Zero means DefaultDrainGrace; negative means waiting for
 	// them without limit.
 	DrainGrace time.Duration
+	// Memory, if set, is the run's memory budget for sub-call data: each started sub-call
+	// gets an account of it, carried by the context its pipeline and body run with (see
+	// membudget.Reserve), and closed once the call has committed (its result handed to the
+	// runtime, or its failure). Calls commit in submission order, so an account is the oldest
+	// open one while its call is the next to commit. Nil budgets nothing.
+	Memory *membudget.Budget
 }
 
 // Bridge is the dispatch bridge of one run. Create it with New, hand Namespace to the runtime,
@@ -215,7 +222,8 @@ type entry struct {
 	settle    func(jsonv.Value, error)
 	exclusive bool
 	prep      *registry.Prepared
-	settled   bool // guarded by Bridge.mu: prep has its result
+	account   *membudget.Account // of Options.Memory, from start to commit (nil without one)
+	settled   bool               // guarded by Bridge.mu: prep has its result
 	// stalled (guarded by Bridge.mu) marks a head classified exclusive while earlier calls had
 	// not committed, when Bridge.finished was stalledAt: it is not classified again until a
 	// body finishes or every earlier call has committed.
@@ -491,12 +499,19 @@ func (b *Bridge) drive() *entry {
 func (b *Bridge) start(e *entry) {
 	c := e.call
 	b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments})
-	e.prep = b.opts.Executor.Prepare(b.ctx, c)
+	ctx := b.ctx
+	if b.opts.Memory != nil {
+		e.account = b.opts.Memory.Open()
+		ctx = membudget.NewContext(ctx, e.account)
+	}
+	e.prep = b.opts.Executor.Prepare(ctx, c)
 }
 
 // commit runs e's commit stage in the driver: post-execute, forwarding through the outer
-// invocation, the program's promise, and the settle event's log task.
+// invocation, the program's promise, and the settle event's log task. The call's memory
+// account is closed once the runtime has taken the result (settle returned).
 func (b *Bridge) commit(e *entry) {
+	defer e.account.Close()
 	res := e.prep.Finish()
 	b.forward(res)
 	switch {

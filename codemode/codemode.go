@@ -7,6 +7,7 @@
 package codemode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,11 +16,15 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/sdkgen"
 )
+
+// DefaultSubCallMemory is Options.SubCallMemory when it is zero: 128 MiB.
+const DefaultSubCallMemory = 128 << 20
 
 // NoOutput is the text of a run that printed and returned nothing.
 const NoOutput = "(run_code completed with no output)"
@@ -47,6 +52,16 @@ type Options struct {
 	// by at most this much. Zero means bridge.DefaultDrainGrace (1s); negative waits without
 	// limit.
 	DrainGrace time.Duration
+	// SubCallMemory is each run's memory budget for the data its sub-calls hold in this
+	// process: tools that can produce large data (the workspace tools, for one) reserve what
+	// they are about to read or build before they allocate it (see membudget.Reserve), and
+	// hold it until their result has been handed to the program. A reservation that does not
+	// fit waits for earlier calls to release theirs (the run's timeout and abort still end the
+	// wait); one larger than the whole budget fails the sub-call at once with an error naming
+	// both sizes. To keep results in submission order without deadlock, the call next in
+	// order is never kept waiting, so a run holds at most twice this much (see package
+	// membudget). Zero means DefaultSubCallMemory (128 MiB); negative means no budget.
+	SubCallMemory int64
 }
 
 // Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
@@ -127,10 +142,14 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	for i, s := range schemas {
 		names[i] = s.Name
 	}
+	var memory *membudget.Budget
+	if cm.opts.SubCallMemory >= 0 {
+		memory = membudget.New(cmp.Or(cm.opts.SubCallMemory, DefaultSubCallMemory))
+	}
 	b, err := bridge.New(ctx, bridge.Options{
 		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
 		Tools: names, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
-		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace,
+		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 	})
 	if err != nil {
 		return jsonv.Value{}, err

@@ -680,7 +680,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
 	fs.StringVar(&l.isolation, "isolation", l.isolation, "process (a worker process with a hard memory limit; contains crashes) or inprocess (for trusted programs: faster, soft memory limit, a Go fatal error ends the host)")
-	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process")
+	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process; a quarter of it is the run's budget for the data its tool calls hold in this process (reads wait their turn beyond it)")
 	if l.maxWrite == 0 {
 		l.maxWrite = workspace.DefaultMaxWriteBytes
 	}
@@ -708,6 +708,12 @@ func (l *limits) validate() error {
 	}
 	return nil
 }
+
+// subCallMemory is each run's budget for the data its tool bodies hold in this process: a
+// quarter of --memory. A run holds at most twice that (see package membudget), and under
+// process isolation its data in flight to the worker is bounded by half of --memory (the
+// pool's MaxInFlightBytes), so this process holds at most --memory of one run's sub-call data.
+func (l *limits) subCallMemory() int64 { return int64(l.memory) / 4 }
 
 // runtime opens the runtime the limits describe.
 func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
@@ -769,7 +775,7 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		rt = c.wrapRuntime(rt)
 	}
 	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel}); err != nil {
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory()}); err != nil {
 		o.close()
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -62,8 +63,14 @@ func (s *spec) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Val
 	}
 	cmd.WaitDelay = waitDelay
 	cmd.Stdin = bytes.NewReader(append(jsonv.AppendJSON(nil, inv.Arguments), '\n'))
-	stdout := &cappedBuffer{limit: limit, onExceed: func() { stop(errStdoutCap) }}
-	stderr := &cappedBuffer{limit: limit, onExceed: func() { stop(errStderrCap) }}
+	stdout := &cappedBuffer{ctx: runCtx, limit: limit, onExceed: func() { stop(errStdoutCap) }, copies: stdoutCopies}
+	stderr := &cappedBuffer{ctx: runCtx, limit: limit, onExceed: func() { stop(errStderrCap) }, copies: 1}
+	overBudget := func(stream string) func(error) {
+		return func(err error) {
+			stop(fmt.Errorf("command %q printed more on %s than this run's memory budget lets a call hold: %w", s.name, stream, err))
+		}
+	}
+	stdout.onRefused, stderr.onRefused = overBudget("stdout"), overBudget("stderr")
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 
 	// Run returns only after the process has been reaped and exec's copying goroutines have
@@ -79,6 +86,11 @@ func (s *spec) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Val
 	}
 	if stderr.exceeded {
 		return jsonv.Value{}, errStderrCap
+	}
+	for _, b := range []*cappedBuffer{stdout, stderr} {
+		if b.refused != nil {
+			return jsonv.Value{}, context.Cause(runCtx)
+		}
 	}
 	if runErr != nil && !errors.Is(runErr, exec.ErrWaitDelay) {
 		if errors.Is(context.Cause(runCtx), errTimeout) {
@@ -131,19 +143,37 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// Memory reservations of a call's output (see membudget.Reserve): stdout is held as the bytes
+// read, the parsed value and the rendering for the model (an estimate: a value of many small
+// numbers takes more than its text), stderr as the bytes read. Output is reserved as it
+// arrives, in steps of at least reserveStep, once it is past freeOutput.
+const (
+	stdoutCopies = 3
+	freeOutput   = 16 << 10
+	reserveStep  = 1 << 20
+)
+
 // cappedBuffer keeps the first limit bytes written to it. Past the limit it calls onExceed once
 // and discards the rest, still reporting success so the writer is drained rather than blocked.
-// One goroutine writes it; it is read after that goroutine has finished.
+// Before it holds more than freeOutput, it reserves copies times what it is about to hold from
+// the run's memory budget (waiting while the budget is held by other calls, which leaves the
+// command blocked on its pipe); a reservation that fails calls onRefused once, and the rest is
+// discarded too. One goroutine writes it; it is read after that goroutine has finished.
 type cappedBuffer struct {
-	buf      bytes.Buffer
-	limit    int
-	exceeded bool
-	onExceed func()
+	ctx       context.Context
+	buf       bytes.Buffer
+	limit     int
+	exceeded  bool
+	onExceed  func()
+	copies    int64
+	reserved  int64 // bytes of output reserved for (copies times this is held)
+	refused   error // the reservation that failed
+	onRefused func(error)
 }
 
 // Write implements io.Writer.
 func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if c.exceeded {
+	if c.exceeded || c.refused != nil {
 		return len(p), nil
 	}
 	if room := c.limit - c.buf.Len(); len(p) > room {
@@ -151,6 +181,15 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 		c.exceeded = true
 		c.onExceed()
 		return len(p), nil
+	}
+	if need := int64(c.buf.Len() + len(p)); need > max(c.reserved, freeOutput) {
+		step := min(max(need-c.reserved, reserveStep, c.reserved/2), int64(c.limit)-c.reserved)
+		if err := membudget.Reserve(c.ctx, c.copies*step); err != nil {
+			c.refused = err
+			c.onRefused(err)
+			return len(p), nil
+		}
+		c.reserved += step
 	}
 	c.buf.Write(p)
 	return len(p), nil

@@ -1,17 +1,19 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -32,65 +34,107 @@ func intArg(args jsonv.Value, key string) (int, bool) {
 	return int(v.AsNumber()), true
 }
 
-// countLines returns the number of lines of data: a final line need not end in "\n".
-func countLines(data []byte) int {
-	n := bytes.Count(data, []byte{'\n'})
-	if len(data) > 0 && data[len(data)-1] != '\n' {
+// countLines returns the number of lines of text: a final line need not end in "\n".
+func countLines(text string) int {
+	n := strings.Count(text, "\n")
+	if len(text) > 0 && text[len(text)-1] != '\n' {
 		n++
 	}
 	return n
 }
 
-// lineOffset returns the byte offset at which 1-based line n starts (len(data) past the end).
-func lineOffset(data []byte, n int) int {
+// lineOffset returns the byte offset at which 1-based line n starts (len(text) past the end).
+func lineOffset(text string, n int) int {
 	off := 0
 	for line := 1; line < n; line++ {
-		i := bytes.IndexByte(data[off:], '\n')
+		i := strings.IndexByte(text[off:], '\n')
 		if i < 0 {
-			return len(data)
+			return len(text)
 		}
 		off += i + 1
 	}
 	return off
 }
 
-// readFileLimited opens name (clean, root-relative) and reads it whole, refusing anything but a
-// regular file and files larger than maxFileSize. shown is the path as the caller wrote it, for
-// messages.
-func (w *Workspace) readFileLimited(name, shown string) ([]byte, error) {
+// readCopies is how many copies of a file's text read_file holds until its result has been
+// handed to the program: the text itself (the result's content shares it) and the rendering
+// for the model (a header, then the text). The runtime's own copy, such as the frame that
+// carries the result to a worker process, is counted by the runtime.
+const readCopies = 2
+
+// readText opens name (clean, root-relative) and reads it whole as a string, refusing anything
+// but a regular file and files larger than maxFileSize. Before reading, it reserves copies
+// times the file's size from the run's memory budget (see membudget.Reserve), so that a
+// file is read only when the run can afford it: the reservation waits while other calls hold
+// the budget, and fails when it could never fit. It reads into one buffer of the file's size
+// (a file that grew since its size was read is read on, after reserving for the largest it may
+// be), and the string is that buffer, not a copy. shown is the path as the caller wrote it,
+// for messages.
+func (w *Workspace) readText(ctx context.Context, name, shown string, copies int64) (string, error) {
 	f, info, err := w.open(name, false)
 	if te, ok := asTypeError(err); ok {
 		if te.mode.IsDir() {
-			return nil, fmt.Errorf("cannot read %q: it is a directory (use list_dir)", shown)
+			return "", fmt.Errorf("cannot read %q: it is a directory (use list_dir)", shown)
 		}
-		return nil, notRegular("read", shown, te)
+		return "", notRegular("read", shown, te)
 	}
 	if err != nil {
-		return nil, fsError("read", shown, "no such file", err)
+		return "", fsError("read", shown, "no such file", err)
 	}
 	defer f.Close()
-	if info.Size() > maxFileSize {
-		return nil, fmt.Errorf("cannot read %q: the file is %d bytes, over the 16 MiB limit", shown, info.Size())
+	size := info.Size()
+	if size > maxFileSize {
+		return "", fmt.Errorf("cannot read %q: the file is %d bytes, over the 16 MiB limit", shown, size)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, fsError("read", shown, "no such file", err)
+	if err := reserveFor(ctx, "read", shown, "it is "+membudget.Size(size), copies*size); err != nil {
+		return "", err
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("cannot read %q: the file is over the 16 MiB limit", shown)
+	if w.beforeRead != nil {
+		w.beforeRead(name)
 	}
-	return data, nil
+	var b strings.Builder
+	b.Grow(int(size) + 1) // one byte more: a file that grew since the fstat is noticed
+	if _, err := io.Copy(&b, io.LimitReader(f, size+1)); err != nil {
+		return "", fsError("read", shown, "no such file", err)
+	}
+	if int64(b.Len()) > size {
+		if err := reserveFor(ctx, "read", shown, "it grew while being read", copies*(maxFileSize-size)); err != nil {
+			return "", err
+		}
+		if _, err := io.Copy(&b, io.LimitReader(f, maxFileSize+1-int64(b.Len()))); err != nil {
+			return "", fsError("read", shown, "no such file", err)
+		}
+		if b.Len() > maxFileSize {
+			return "", fmt.Errorf("cannot read %q: the file is over the 16 MiB limit", shown)
+		}
+	}
+	return b.String(), nil
 }
 
-// invalidUTF8 returns the byte offset of the first byte of data that does not begin a valid
-// UTF-8 sequence, or -1 when data is valid UTF-8.
-func invalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		if data[i] < utf8.RuneSelf {
+// reserveFor reserves n bytes of the run's memory budget for a tool that is about to verb
+// (read, list, search) shown, whose data what describes ("it is 16 MiB"); a refusal names both.
+func reserveFor(ctx context.Context, verb, shown, what string, n int64) error {
+	err := membudget.Reserve(ctx, n)
+	var over *membudget.OverBudgetError
+	if errors.As(err, &over) {
+		return fmt.Errorf("cannot %s %q: %s, and to %s it this call needs %s, over this run's memory budget of %s",
+			verb, shown, what, verb, membudget.Size(over.Size+over.Held), membudget.Size(over.Limit))
+	}
+	if err != nil {
+		return fmt.Errorf("cannot %s %q: %w", verb, shown, err)
+	}
+	return nil
+}
+
+// invalidUTF8 returns the byte offset of the first byte of text that does not begin a valid
+// UTF-8 sequence, or -1 when text is valid UTF-8.
+func invalidUTF8(text string) int {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
 			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(data[i:])
+		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == utf8.RuneError && size == 1 {
 			return i
 		}
@@ -101,9 +145,9 @@ func invalidUTF8(data []byte) int {
 
 // notUTF8 is read_file's refusal of a file that is not valid UTF-8 text: returned as a string,
 // its invalid bytes would become U+FFFD, and writing the text back would silently change them.
-func notUTF8(shown string, data []byte, off int) error {
+func notUTF8(shown, text string, off int) error {
 	return fmt.Errorf("cannot read %q: it is not valid UTF-8 text (invalid byte 0x%02x at byte offset %d, line %d); read_file returns only UTF-8 text, so that writing what it returned never alters a file",
-		shown, data[off], off, bytes.Count(data[:off], []byte{'\n'})+1)
+		shown, text[off], off, strings.Count(text[:off], "\n")+1)
 }
 
 func (w *Workspace) readFileTool() registry.Tool {
@@ -141,11 +185,11 @@ func (w *Workspace) readFileTool() registry.Tool {
 			if err != nil {
 				return jsonv.Value{}, err
 			}
-			data, err := w.readFileLimited(name, shown)
+			data, err := w.readText(ctx, name, shown, readCopies)
 			if err != nil {
 				return jsonv.Value{}, err
 			}
-			if bytes.IndexByte(data, 0) >= 0 {
+			if strings.IndexByte(data, 0) >= 0 {
 				return jsonv.Value{}, fmt.Errorf("cannot read %q: it is a binary file (it contains NUL bytes)", shown)
 			}
 			if off := invalidUTF8(data); off >= 0 {
@@ -169,10 +213,12 @@ func (w *Workspace) readFileTool() registry.Tool {
 			content := data
 			if start > 1 || end < total {
 				content = data[lineOffset(data, start):lineOffset(data, end+1)]
+				// Only the returned lines are rendered: what was reserved for the rest is not needed.
+				membudget.Release(ctx, int64(len(data)-len(content)))
 			}
 			return jsonv.ObjectValue(
 				member("path", jsonv.StringValue(name)),
-				member("content", jsonv.StringValue(string(content))),
+				member("content", jsonv.StringValue(content)),
 				member("startLine", jsonv.Int(int64(start))),
 				member("endLine", jsonv.Int(int64(end))),
 				member("totalLines", jsonv.Int(int64(total))),
@@ -294,9 +340,9 @@ func (w *Workspace) listDirTool() registry.Tool {
 				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
 			}
 			defer f.Close()
-			names, err := f.Readdirnames(-1)
+			names, err := readNames(ctx, f, shown)
 			if err != nil {
-				return jsonv.Value{}, fsError("list", shown, "no such directory", err)
+				return jsonv.Value{}, err
 			}
 			sort.Strings(names)
 			entries := make([]jsonv.Value, 0, len(names))
@@ -327,6 +373,39 @@ func (w *Workspace) listDirTool() registry.Tool {
 				member("entries", jsonv.ArrayValue(entries...)),
 			), nil
 		},
+	}
+}
+
+// Per-entry memory of a listing, for its reservation: list_dir holds each name three times
+// (read, in the result, in the rendering) and, per entry, an object of three members and a
+// line of rendering.
+const (
+	listNameCopies   = 3
+	listEntryBytes   = 256
+	listBatchEntries = 1024
+)
+
+// readNames reads the names of directory f in batches, reserving each batch's memory from the
+// run's budget (see membudget.Reserve) as it goes: a directory's size on disk says too little
+// about its entries to reserve for them up front.
+func readNames(ctx context.Context, f *os.File, shown string) ([]string, error) {
+	var names []string
+	for {
+		batch, err := f.Readdirnames(listBatchEntries)
+		var n int64
+		for _, name := range batch {
+			n += listNameCopies*int64(len(name)) + listEntryBytes
+		}
+		if rerr := reserveFor(ctx, "list", shown, fmt.Sprintf("it has at least %d entries", len(names)+len(batch)), n); rerr != nil {
+			return nil, rerr
+		}
+		names = append(names, batch...)
+		if errors.Is(err, io.EOF) || (err == nil && len(batch) == 0) {
+			return names, nil
+		}
+		if err != nil {
+			return nil, fsError("list", shown, "no such directory", err)
+		}
 	}
 }
 

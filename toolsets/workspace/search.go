@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -308,10 +310,27 @@ func (s *grepSearch) file(name, shown string) error {
 		return fsError("search", shown, "no such file or directory", err)
 	}
 	defer f.Close()
-	if info.Size() > maxFileSize {
+	size := info.Size()
+	if size > maxFileSize {
 		return nil
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	// The file's data is held while it is searched, then let go: reserved for that long.
+	if err := reserveFor(s.ctx, "search", cmp.Or(shown, name), "it is "+membudget.Size(size), size); err != nil {
+		return err
+	}
+	defer membudget.Release(s.ctx, size)
+	if s.w.beforeRead != nil {
+		s.w.beforeRead(name)
+	}
+	data := make([]byte, size+1) // one byte more: a file that grew since the fstat is noticed
+	n, err := io.ReadFull(f, data)
+	switch {
+	case err == nil: // it grew: read on, up to the limit
+		rest, rerr := io.ReadAll(io.LimitReader(f, maxFileSize-size))
+		data, err = append(data, rest...), rerr
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		data, err = data[:n], nil
+	}
 	if err != nil || len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return nil
 	}

@@ -33,6 +33,14 @@
 // read_file limit) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
 // call and every sub-call made on its behalf, such as all the calls of one Code Mode program,
 // share the budget (see registry.Invocation.RootValue); a direct call has its own.
+//
+// Memory: under a run's memory budget (a Code Mode run's sub-calls each carry an account of it
+// in their context; see codemode.Options.SubCallMemory), read_file reserves twice the file's
+// size (the text, and its rendering for the model) after fstat and before reading, grep the
+// size of each file while it searches it, and list_dir its entries batch by batch as it reads
+// them. A reservation waits while earlier calls hold the budget and fails, naming the sizes,
+// when it could never fit. read_file reads into one buffer of the file's size and returns that
+// buffer as the text, without copying it.
 package workspace
 
 import (
@@ -56,8 +64,10 @@ type Workspace struct {
 	opts Options
 
 	// Test seams: beforeOpen runs between a tool's stat of a path and its open (to swap the
-	// file); wrapTemp wraps the writer of write_file's temporary file (to fail a write part-way).
+	// file); beforeRead between a reader's fstat of a file and its read (to grow the file);
+	// wrapTemp wraps the writer of write_file's temporary file (to fail a write part-way).
 	beforeOpen func(name string)
+	beforeRead func(name string)
 	wrapTemp   func(io.Writer) io.Writer
 }
 

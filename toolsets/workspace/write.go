@@ -57,7 +57,7 @@ func sizeText(n int64) string {
 // per-file cap.
 func (w *Workspace) checkContent(shown, content string) error {
 	if !utf8.ValidString(content) {
-		off := invalidUTF8([]byte(content))
+		off := invalidUTF8(content)
 		return fmt.Errorf("cannot write %q: content is not valid UTF-8 text (invalid byte 0x%02x at byte offset %d)", shown, content[off], off)
 	}
 	if n := int64(len(content)); n > w.opts.MaxFileBytes {

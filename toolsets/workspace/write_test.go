@@ -212,7 +212,7 @@ func FuzzInvalidUTF8(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		off := invalidUTF8(data)
+		off := invalidUTF8(string(data))
 		if (off < 0) != utf8.Valid(data) {
 			t.Fatalf("invalidUTF8(%q) = %d, utf8.Valid = %v", data, off, utf8.Valid(data))
 		}
