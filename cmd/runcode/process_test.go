@@ -40,8 +40,15 @@ func startCLI(t *testing.T, args ...string) *cliProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startExecutable(t, exe, append(os.Environ(), cliEnv+"=1"), args...)
+}
+
+// startExecutable starts exe (a CLI binary) with env and args, as startCLI does.
+func startExecutable(t *testing.T, exe string, env []string, args ...string) *cliProcess {
+	t.Helper()
 	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), cliEnv+"=1")
+	cmd.Env = env
+	var err error
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := &cliProcess{t: t, cmd: cmd, stderr: &lockedBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
