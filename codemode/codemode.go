@@ -47,7 +47,28 @@ type Options struct {
 	// by at most this much. Zero means bridge.DefaultDrainGrace (1s); negative waits without
 	// limit.
 	DrainGrace time.Duration
+	// TypeChecker, when set, typechecks every program against the SDK declarations of the tools
+	// its caller may call (with the catalog helpers when the tools are presented compactly)
+	// before the program runs: a program with type errors fails with kind KindTypecheck, one
+	// line per error, and calls no tool. nil (the default) checks nothing and starts no
+	// compiler. typecheck.Checker implements it.
+	TypeChecker TypeChecker
 }
+
+// TypeChecker typechecks programs against SDK declarations. The implementation is external to
+// codemode (typecheck.Checker runs the TypeScript compiler), so that embedders that do not
+// typecheck never reach a compiler.
+type TypeChecker interface {
+	// CheckProgram typechecks program, the text of run_code's code argument in either form
+	// (the body of an async function, or a module with `export default <expr>`), against
+	// declarations, a .d.ts text. It returns one line per error, "main.ts:LINE:COL: <message>"
+	// with the program's own lines, and none when the program typechecks; an error when the
+	// check could not be done.
+	CheckProgram(ctx context.Context, declarations, program string) ([]string, error)
+}
+
+// KindTypecheck is the failure kind of a program that does not typecheck (Options.TypeChecker).
+const KindTypecheck jsruntime.FailureKind = "typecheck"
 
 // Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
 // SDKSchemas at the moment the run starts.
@@ -136,11 +157,18 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
-	if cm.compactFor(inv.Scope, schemas) {
+	compact := cm.compactFor(inv.Scope, schemas)
+	if compact {
 		bindings = append(bindings, catalogNamespace(schemas))
 	}
+	program := inv.Arguments.Lookup("code").AsString()
+	if cm.opts.TypeChecker != nil {
+		if f := cm.typecheck(ctx, schemas, compact, program); f != nil {
+			return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
+		}
+	}
 	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
-		Program:  inv.Arguments.Lookup("code").AsString(),
+		Program:  program,
 		Bindings: bindings,
 	})
 	if err != nil {
@@ -152,6 +180,31 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	return Outcome(res), nil
 }
+
+// typecheck checks program against the SDK of schemas and returns its failure, or nil when it
+// typechecks. A check that could not be done fails the run too (kind typecheck): the option
+// promises that no unchecked program runs.
+func (cm *codeMode) typecheck(ctx context.Context, schemas []registry.SDKSchema, compact bool, program string) *RunFailure {
+	decls := sdkgen.DTS(toSDKTools(schemas))
+	if compact {
+		decls += catalogDeclaration
+	}
+	problems, err := cm.opts.TypeChecker.CheckProgram(ctx, decls, program)
+	if err != nil {
+		return &RunFailure{Kind: KindTypecheck, Message: "the program could not be typechecked: " + err.Error()}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &RunFailure{Kind: KindTypecheck, Message: strings.Join(problems, "\n")}
+}
+
+// catalogDeclaration declares the catalog helpers of the compact presentation for a typecheck.
+const catalogDeclaration = "\ndeclare const " + sdkgen.CatalogGlobal + `: {
+  describe(name: string): Promise<string>;
+  search(query: string | { query: string; limit?: number }): Promise<{ name: string; description: string }[]>;
+};
+`
 
 // Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
 // without "result" when the program returned nothing.
