@@ -238,7 +238,9 @@ func mapLines(diags []Diagnostic, shift, lines int) []Diagnostic {
 
 // Config is the tsconfig.json of a check and of a project that WriteProject writes: strict,
 // no output, the ECMAScript library the runtime provides, no ambient @types, every .ts file of
-// the directory.
+// the directory. skipLibCheck leaves the declaration files (the library's, the generated
+// tools.d.ts) unchecked, which cuts a cold check by half (measured with TypeScript 7: 0.10s to
+// 0.05s) and changes nothing a program is told.
 const Config = `{
   "compilerOptions": {
     "strict": true,
@@ -247,7 +249,8 @@ const Config = `{
     "module": "esnext",
     "moduleResolution": "bundler",
     "lib": ["es2023"],
-    "types": []
+    "types": [],
+    "skipLibCheck": true
   },
   "include": ["*.ts"]
 }
