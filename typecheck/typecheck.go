@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/runcode-dev/runcode/internal/progform"
 )
@@ -86,12 +87,20 @@ type Options struct {
 	// the compiler's work on the program alone. A crashed server is restarted on the next
 	// check. With a compiler that has no language-server mode (TypeScript 5), New fails.
 	Warm bool
+	// Timeout bounds one check: a compiler that has not answered by then is killed and the
+	// check fails with ErrCompiler. Zero means DefaultTimeout.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is the default bound of one check (Options.Timeout): far above what a check
+// takes (tens of milliseconds), so that only a stuck compiler reaches it.
+const DefaultTimeout = time.Minute
 
 // Checker typechecks programs. It is safe for concurrent use; Close ends its compiler process
 // (Warm) and waits for it.
 type Checker struct {
 	exe     string // the compiler executable run for each check
+	timeout time.Duration
 	version string
 	warm    *warmServer // nil unless Options.Warm
 
@@ -125,7 +134,11 @@ func New(opts Options) (*Checker, error) {
 	if major, _, _ := strings.Cut(version, "."); atoi(major) < 5 {
 		return nil, fmt.Errorf("%w (%s is TypeScript %s; 5 or later is needed): %s", ErrNoCompiler, path, version, InstallHint)
 	}
-	c := &Checker{exe: exe, version: version}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	c := &Checker{exe: exe, version: version, timeout: timeout}
 	if opts.Warm {
 		if atoi(strings.SplitN(version, ".", 2)[0]) < 7 {
 			return nil, fmt.Errorf("typecheck: a warm compiler needs TypeScript 7 or later (`tsc --lsp`); %s is TypeScript %s", path, version)
@@ -167,13 +180,21 @@ func (c *Checker) Check(ctx context.Context, declarations, program string) ([]Di
 		return nil, err
 	}
 	text, lineShift := checkedText(p, program)
+	checkCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
 	var diags []Diagnostic
 	if c.warm != nil {
-		diags, err = c.warm.check(ctx, declarations, text)
+		diags, err = c.warm.check(checkCtx, declarations, text)
 	} else {
-		diags, err = c.checkCold(ctx, declarations, text)
+		diags, err = c.checkCold(checkCtx, declarations, text)
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if checkCtx.Err() != nil {
+			return nil, fmt.Errorf("%w: no answer within %v", ErrCompiler, c.timeout)
+		}
 		return nil, err
 	}
 	return mapLines(diags, lineShift, strings.Count(program, "\n")+1), nil
@@ -284,6 +305,9 @@ func (c *Checker) checkCold(ctx context.Context, declarations, text string) ([]D
 	}
 	cmd := exec.CommandContext(ctx, c.exe, "-p", ".", "--pretty", "false")
 	cmd.Dir = dir
+	// A compiler killed at the deadline may leave a child holding its output (the npm wrapper
+	// script of TypeScript 7 runs the native compiler as a child): stop waiting for it soon.
+	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

@@ -287,3 +287,42 @@ func TestProjectEqualsCheck(t *testing.T) {
 		t.Fatalf("tsc -p: %v\nCheck: %v", projDiags, diags)
 	}
 }
+
+// A compiler that never answers is killed at the timeout, cold or warm, and the check fails
+// with ErrCompiler instead of hanging.
+func TestStuckCompilerTimesOut(t *testing.T) {
+	stuck := fakeCompiler(t, `case "$1" in --version) echo "Version 7.0.0";; *) exec sleep 30;; esac`)
+	for _, warm := range []bool{false, true} {
+		c, err := New(Options{Compiler: stuck, Warm: warm, Timeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = c.Check(context.Background(), "", "return 1")
+		if !errors.Is(err, ErrCompiler) || !strings.Contains(err.Error(), "no answer within 300ms") {
+			t.Fatalf("warm %v: err = %v, want ErrCompiler: no answer", warm, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("warm %v: took %v", warm, d)
+		}
+		if err := c.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A language server that dies at once fails the check (after one restart) with its stderr.
+func TestWarmServerThatCannotStart(t *testing.T) {
+	dies := fakeCompiler(t, `case "$1" in --version) echo "Version 7.0.0";; *) echo "fatal: no lsp here" >&2; exit 3;; esac`)
+	c, err := New(Options{Compiler: dies, Warm: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for range 2 { // and again: each check tries a fresh server
+		_, err = c.Check(context.Background(), "", "return 1")
+		if !errors.Is(err, ErrCompiler) || !strings.Contains(err.Error(), "fatal: no lsp here") {
+			t.Fatalf("err = %v, want ErrCompiler with the server's stderr", err)
+		}
+	}
+}

@@ -59,7 +59,12 @@ func (w *warmServer) check(ctx context.Context, declarations, text string) ([]Di
 				return nil, err
 			}
 		}
-		diags, err := w.srv.check(ctx, declarations, text)
+		// A server stuck on a write or a request is killed when the check's time is up, which
+		// unblocks both.
+		srv := w.srv
+		stopKill := context.AfterFunc(ctx, srv.kill)
+		diags, err := srv.check(ctx, declarations, text)
+		stopKill()
 		if err == nil {
 			return diags, nil
 		}
@@ -70,6 +75,7 @@ func (w *warmServer) check(ctx context.Context, declarations, text string) ([]Di
 			return nil, ctx.Err()
 		}
 		w.stop()
+		err = srv.withStderr(err)
 		if attempt > 0 || !errors.Is(err, errServerGone) {
 			return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
 		}
@@ -130,11 +136,12 @@ type lspProcess struct {
 	done   chan struct{} // closed when the reader goroutine has ended (the server's output closed)
 	stderr *tailBuffer
 
-	writeMu sync.Mutex
-	mu      sync.Mutex
-	nextID  int
-	waiting map[int]chan rpcMessage
-	readErr error
+	killOnce sync.Once
+	writeMu  sync.Mutex
+	mu       sync.Mutex
+	nextID   int
+	waiting  map[int]chan rpcMessage
+	readErr  error
 
 	// What the server has open, so a check sends only what changed.
 	versions map[string]int    // file name → document version
@@ -185,11 +192,11 @@ func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
 	}
 	if _, err := p.request(ctx, "initialize", init); err != nil {
 		p.kill()
-		return nil, err
+		return nil, p.withStderr(err)
 	}
 	if err := p.notify("initialized", map[string]any{}); err != nil {
 		p.kill()
-		return nil, err
+		return nil, p.withStderr(err)
 	}
 	return p, nil
 }
@@ -412,20 +419,30 @@ func (p *lspProcess) goneErr() error {
 	if err == nil {
 		err = errServerGone
 	}
+	return err
+}
+
+// withStderr adds the end of the server's stderr to err. Call it after kill, when all of the
+// stderr has been read.
+func (p *lspProcess) withStderr(err error) error {
 	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
-		err = fmt.Errorf("%w; its stderr ends: %s", err, tail)
+		return fmt.Errorf("%w; its stderr ends: %s", err, tail)
 	}
 	return err
 }
 
 // kill ends the server and waits for the process and the reader goroutine.
+// It is safe to call more than once and from several goroutines; each call returns once the
+// process has been reaped.
 func (p *lspProcess) kill() {
-	_ = p.stdin.Close()
-	if p.cmd.Process != nil {
-		_ = p.cmd.Process.Kill()
-	}
-	<-p.done
-	_ = p.cmd.Wait()
+	p.killOnce.Do(func() {
+		if p.cmd.Process != nil {
+			_ = p.cmd.Process.Kill()
+		}
+		_ = p.stdin.Close()
+		<-p.done
+		_ = p.cmd.Wait()
+	})
 }
 
 func fileURI(path string) string {
