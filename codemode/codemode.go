@@ -81,6 +81,9 @@ func Install(reg *registry.Registry, opts Options) error {
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetCompact)
+	if opts.TypeChecker != nil {
+		reg.OnChange(cm.forgetDeclarations)
+	}
 	return reg.InstallTransport(registry.Tool{
 		Name:        registry.ReservedName,
 		Description: toolDescription,
@@ -115,6 +118,9 @@ type codeMode struct {
 
 	mu      sync.Mutex
 	compact map[*registry.Scope]bool // compactFor's answers, per scope, until the registry changes
+	// declarations are the SDK declarations a typecheck uses, per scope, until the registry
+	// changes (rendering them costs about a quarter of a warm check at 50 tools).
+	declarations map[*registry.Scope]string
 }
 
 // RunFailure is the cause carried by a failed run_code result (its registry.Error has code
@@ -163,7 +169,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
-		if f := cm.typecheck(ctx, schemas, compact, program); f != nil {
+		if f := cm.typecheck(ctx, inv.Scope, schemas, compact, program); f != nil {
 			return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
 		}
 	}
@@ -184,10 +190,21 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 // typecheck checks program against the SDK of schemas and returns its failure, or nil when it
 // typechecks. A check that could not be done fails the run too (kind typecheck): the option
 // promises that no unchecked program runs.
-func (cm *codeMode) typecheck(ctx context.Context, schemas []registry.SDKSchema, compact bool, program string) *RunFailure {
-	decls := sdkgen.DTS(toSDKTools(schemas))
-	if compact {
-		decls += catalogDeclaration
+func (cm *codeMode) typecheck(ctx context.Context, scope *registry.Scope, schemas []registry.SDKSchema, compact bool, program string) *RunFailure {
+	cm.mu.Lock()
+	decls, ok := cm.declarations[scope]
+	cm.mu.Unlock()
+	if !ok {
+		decls = sdkgen.DTS(toSDKTools(schemas))
+		if compact {
+			decls += catalogDeclaration
+		}
+		cm.mu.Lock()
+		if cm.declarations == nil {
+			cm.declarations = map[*registry.Scope]string{}
+		}
+		cm.declarations[scope] = decls
+		cm.mu.Unlock()
 	}
 	problems, err := cm.opts.TypeChecker.CheckProgram(ctx, decls, program)
 	if err != nil {
@@ -197,6 +214,13 @@ func (cm *codeMode) typecheck(ctx context.Context, schemas []registry.SDKSchema,
 		return nil
 	}
 	return &RunFailure{Kind: KindTypecheck, Message: strings.Join(problems, "\n")}
+}
+
+// forgetDeclarations drops the cached declarations; the registry calls it on every change.
+func (cm *codeMode) forgetDeclarations(*registry.Scope) {
+	cm.mu.Lock()
+	cm.declarations = nil
+	cm.mu.Unlock()
 }
 
 // catalogDeclaration declares the catalog helpers of the compact presentation for a typecheck.

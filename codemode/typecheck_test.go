@@ -142,3 +142,27 @@ func TestNoTypecheckerChecksNothing(t *testing.T) {
 		t.Fatalf("an unchecked program did not run: %+v", res)
 	}
 }
+
+// The declarations a typecheck uses follow the registry: a tool registered after a run is
+// known to the next run's check.
+func TestTypecheckSeesRegistryChanges(t *testing.T) {
+	reg, _ := typecheckSetup(t, realChecker(t), 0)
+	if res := runCode(reg, "return await tools.record({ n: 1 });"); res.IsError {
+		t.Fatalf("failed: %v", res.Err)
+	}
+	later := registry.Tool{
+		Name:       "later",
+		Parameters: jsonv.MustParse(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Output:     registry.OutputOf(jsonv.MustParse(`{"type":"string"}`)),
+		Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+			return jsonv.StringValue("late"), nil
+		},
+	}
+	if _, err := reg.Register(later); err != nil {
+		t.Fatal(err)
+	}
+	res := runCode(reg, "const s: string = await tools.later({});\nreturn s;")
+	if res.IsError || res.Value.String() != `{"logs":[],"result":"late"}` {
+		t.Fatalf("%+v", res)
+	}
+}
