@@ -275,3 +275,56 @@ func TestServeTypecheck(t *testing.T) {
 		t.Fatalf("calls.log = %q", data)
 	}
 }
+
+// The README's "Typings for editors" walk-through, on examples/editor: init a directory, put
+// the programs in it, and tsc -p, check, run and run --typecheck agree with what the README
+// shows.
+func TestEditorExamples(t *testing.T) {
+	tsc := needTSC(t)
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts := filepath.Join(t.TempDir(), "scripts")
+	if code, _, errOut := invoke(t, "", "init", "--workspace", repo, scripts); code != exitOK {
+		t.Fatalf("init: %s", errOut)
+	}
+	for _, name := range []string{"todos.ts", "broken.ts"} {
+		data, err := os.ReadFile(filepath.Join(repo, "examples/editor", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(scripts, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(tsc, "-p", scripts, "--pretty", "false")
+	cmd.Dir = scripts
+	out, _ := cmd.CombinedOutput()
+	if string(out) != "broken.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.\n" {
+		t.Fatalf("tsc -p:\n%s", out)
+	}
+	broken := filepath.Join(scripts, "broken.ts")
+	code, stdout, _ := invoke(t, "", "check", "--workspace", repo, broken)
+	if code != exitFailed || stdout != broken+":2:7: error TS2322: Type 'number' is not assignable to type 'string'.\n" {
+		t.Fatalf("check broken.ts: exit %d, %q", code, stdout)
+	}
+	if code, stdout, errOut := invoke(t, "", "check", "--workspace", repo, filepath.Join(scripts, "todos.ts")); code != exitOK || stdout != "" {
+		t.Fatalf("check todos.ts: exit %d, %q %q", code, stdout, errOut)
+	}
+	code, stdout, _ = invoke(t, "", "run", "--isolation", "inprocess", "--typecheck", "--workspace", repo, broken)
+	if code != exitFailed || stdout != "Error: code run failed (typecheck): main.ts:2:7: Type 'number' is not assignable to type 'string'.\n" {
+		t.Fatalf("run --typecheck broken.ts: exit %d, %q", code, stdout)
+	}
+	todos := filepath.Join(scripts, "todos.ts")
+	code, module, errOut := invoke(t, "", "run", "--isolation", "inprocess", "--typecheck", "--json", "--workspace", repo, todos)
+	if code != exitOK || !regexp.MustCompile(`^\{"logs":\["\d+ files"\],"result":\{"markers":\d+,"files":\d+\}\}\n$`).MatchString(module) {
+		t.Fatalf("run --typecheck todos.ts: exit %d, %q, stderr %q", code, module, errOut)
+	}
+	// The same program as a body (what a model sends to run_code) gives the same outcome.
+	data, _ := os.ReadFile(todos)
+	body := strings.Replace(string(data), "export default ", "return ", 1)
+	if _, out, _ := invoke(t, body, "run", "--isolation", "inprocess", "--json", "--workspace", repo, "-"); out != module {
+		t.Fatalf("body form %q, module form %q", out, module)
+	}
+}
