@@ -93,8 +93,9 @@ type Options struct {
 }
 
 // DefaultTimeout is the default bound of one check (Options.Timeout): far above what a check
-// takes (tens of milliseconds), so that only a stuck compiler reaches it.
-const DefaultTimeout = time.Minute
+// takes (milliseconds warm, tens of milliseconds cold), so that only a stuck compiler or a
+// pathological program reaches it.
+const DefaultTimeout = 10 * time.Second
 
 // Checker typechecks programs. It is safe for concurrent use; Close ends its compiler process
 // (Warm) and waits for it.
