@@ -47,6 +47,10 @@ const (
 // (or at RUNCODE_TSC), or one older than TypeScript 5. Its message says how to install one.
 var ErrNoCompiler = errors.New("no TypeScript compiler found")
 
+// ErrNoServer is the error of New with Options.Warm when the compiler has no language-server
+// mode (TypeScript before 7): such a compiler can still check cold.
+var ErrNoServer = errors.New("typecheck: the compiler has no language-server mode (`tsc --lsp`, TypeScript 7 or later)")
+
 // ErrCompiler is the error of a check that the compiler could not complete: it failed to start,
 // crashed, or reported a problem that is not the program's (its configuration or the
 // declarations are broken).
@@ -85,7 +89,8 @@ type Options struct {
 	// Warm keeps one compiler process alive in language-server mode (`tsc --lsp --stdio`, which
 	// TypeScript 7 has) for all checks instead of starting one per check: a check then costs
 	// the compiler's work on the program alone. A crashed server is restarted on the next
-	// check. With a compiler that has no language-server mode (TypeScript 5), New fails.
+	// check. With a compiler that has no language-server mode (TypeScript 5), New fails with
+	// ErrNoServer.
 	Warm bool
 	// Timeout bounds one check: a compiler that has not answered by then is killed and the
 	// check fails with ErrCompiler. Zero means DefaultTimeout.
@@ -142,7 +147,7 @@ func New(opts Options) (*Checker, error) {
 	c := &Checker{exe: exe, version: version, timeout: timeout}
 	if opts.Warm {
 		if atoi(strings.SplitN(version, ".", 2)[0]) < 7 {
-			return nil, fmt.Errorf("typecheck: a warm compiler needs TypeScript 7 or later (`tsc --lsp`); %s is TypeScript %s", path, version)
+			return nil, fmt.Errorf("%w: %s is TypeScript %s", ErrNoServer, path, version)
 		}
 		c.warm = newWarmServer(exe)
 	}

@@ -31,8 +31,8 @@ func testDeclarations() string {
 func needCompiler(t testing.TB, warm bool) *Checker {
 	t.Helper()
 	c, err := New(Options{Warm: warm})
-	if errors.Is(err, ErrNoCompiler) {
-		t.Skipf("no TypeScript compiler: %v", err)
+	if errors.Is(err, ErrNoCompiler) || errors.Is(err, ErrNoServer) {
+		t.Skipf("no TypeScript compiler (warm %v): %v", warm, err)
 	}
 	if err != nil {
 		t.Fatal(err)

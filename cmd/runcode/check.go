@@ -132,7 +132,7 @@ func refuseForeign(path string, mark []byte) error {
 // caller closes it.
 func openTypeChecker(warm bool) (*typecheck.Checker, error) {
 	chk, err := typecheck.New(typecheck.Options{Warm: warm})
-	if err != nil && warm && !errors.Is(err, typecheck.ErrNoCompiler) {
+	if warm && errors.Is(err, typecheck.ErrNoServer) {
 		// A compiler without a language-server mode (TypeScript 5): one process per check.
 		chk, err = typecheck.New(typecheck.Options{})
 	}
