@@ -47,9 +47,9 @@ const (
 // (or at RUNCODE_TSC), or one older than TypeScript 5. Its message says how to install one.
 var ErrNoCompiler = errors.New("no TypeScript compiler found")
 
-// ErrNoServer is the error of New with Options.Warm when the compiler has no language-server
-// mode (TypeScript before 7): such a compiler can still check cold.
-var ErrNoServer = errors.New("typecheck: the compiler has no language-server mode (`tsc --lsp`, TypeScript 7 or later)")
+// ErrNoServer is the error of New with Options.Warm when the compiler has no server mode: such a
+// compiler can still check cold.
+var ErrNoServer = errors.New("typecheck: the compiler has no server mode (`tsc --lsp` of TypeScript 7, or a tsserver beside tsc)")
 
 // ErrCompiler is the error of a check that the compiler could not complete: it failed to start,
 // crashed, or reported a problem that is not the program's (its configuration or the
@@ -86,11 +86,11 @@ type Options struct {
 	// Compiler is the compiler command (a path, or a name looked up on PATH). Empty means the
 	// value of RUNCODE_TSC, or else "tsc".
 	Compiler string
-	// Warm keeps one compiler process alive in language-server mode (`tsc --lsp --stdio`, which
-	// TypeScript 7 has) for all checks instead of starting one per check: a check then costs
-	// the compiler's work on the program alone. A crashed server is restarted on the next
-	// check. With a compiler that has no language-server mode (TypeScript 5), New fails with
-	// ErrNoServer.
+	// Warm keeps one compiler process alive in a server mode for all checks instead of
+	// starting one per check, so that a check costs the compiler's work on the program alone:
+	// the language server of TypeScript 7 (`tsc --lsp --stdio`), or the tsserver of the npm
+	// package that holds a TypeScript 5 tsc. A crashed server is restarted on the next check.
+	// Without either, New fails with ErrNoServer.
 	Warm bool
 	// Timeout bounds one check: a compiler that has not answered by then is killed and the
 	// check fails with ErrCompiler. Zero means DefaultTimeout.
@@ -109,6 +109,9 @@ type Checker struct {
 	timeout time.Duration
 	version string
 	warm    *warmServer // nil unless Options.Warm
+	// warmMixesSyntax is set when the warm server reports syntax and type errors together
+	// (the language server), see Check.
+	warmMixesSyntax bool
 
 	mu     sync.Mutex
 	closed bool
@@ -146,10 +149,15 @@ func New(opts Options) (*Checker, error) {
 	}
 	c := &Checker{exe: exe, version: version, timeout: timeout}
 	if opts.Warm {
-		if atoi(strings.SplitN(version, ".", 2)[0]) < 7 {
-			return nil, fmt.Errorf("%w: %s is TypeScript %s", ErrNoServer, path, version)
+		switch tsserver := tsserverFor(path); {
+		case atoi(strings.SplitN(version, ".", 2)[0]) >= 7:
+			c.warm = newWarmServer(lspStarter(exe))
+			c.warmMixesSyntax = true
+		case tsserver != "":
+			c.warm = newWarmServer(tsserverStarter(tsserver))
+		default:
+			return nil, fmt.Errorf("%w: %s is TypeScript %s without a tsserver beside it", ErrNoServer, path, version)
 		}
-		c.warm = newWarmServer(exe)
 	}
 	return c, nil
 }
@@ -191,6 +199,12 @@ func (c *Checker) Check(ctx context.Context, declarations, program string) ([]Di
 	var diags []Diagnostic
 	if c.warm != nil {
 		diags, err = c.warm.check(checkCtx, declarations, text)
+		if err == nil && c.warmMixesSyntax && mayBeSyntaxError(diags) {
+			// tsc reports no type errors when there are syntax errors, and the language
+			// server reports both without telling them apart: tsc itself answers then (a
+			// program with a syntax error is rare, and a cold check costs tens of ms).
+			diags, err = c.checkCold(checkCtx, declarations, text)
+		}
 	} else {
 		diags, err = c.checkCold(checkCtx, declarations, text)
 	}
@@ -204,6 +218,17 @@ func (c *Checker) Check(ctx context.Context, declarations, program string) ([]Di
 		return nil, err
 	}
 	return mapLines(diags, lineShift, strings.Count(program, "\n")+1), nil
+}
+
+// mayBeSyntaxError reports whether a diagnostic has a code of the range the parser's errors use
+// (TS1000–TS1999; the checker's grammar errors share it).
+func mayBeSyntaxError(diags []Diagnostic) bool {
+	for _, d := range diags {
+		if d.Code >= 1000 && d.Code < 2000 {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckProgram is Check in the shape codemode.TypeChecker asks for: one line per diagnostic,

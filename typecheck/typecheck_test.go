@@ -100,6 +100,8 @@ func TestWarmEqualsCold(t *testing.T) {
 		"let n: number = 'x';\nreturn n;",
 		"return undefinedName;",
 		"const r = await tools.add({ a: 1 });\nexport default r;",
+		"const x = ;\nconst y: string = 1;\nreturn [x, y];", // a syntax error, then a type error
+		"const s = '😀'; const n: number = s;\nexport {};",   // columns in UTF-16 units
 	}
 	for _, p := range programs {
 		dc, err := cold.Check(context.Background(), decls, p)
@@ -221,7 +223,7 @@ func TestWarmServerSurvivesACrash(t *testing.T) {
 	if _, err := c.Check(context.Background(), decls, "return 1;"); err != nil {
 		t.Fatal(err)
 	}
-	first := c.warm.srv.cmd.Process
+	first := c.warm.srv.command().Process
 	if err := first.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +234,7 @@ func TestWarmServerSurvivesACrash(t *testing.T) {
 	if len(diags) != 1 || diags[0].Line != 1 {
 		t.Fatalf("diags %v", diags)
 	}
-	second := c.warm.srv.cmd
+	second := c.warm.srv.command()
 	if second.Process.Pid == first.Pid {
 		t.Fatal("not restarted")
 	}
