@@ -7,9 +7,10 @@
 // body form is checked inside an async function wrapper whose lines are mapped back.
 //
 // A Checker either starts one compiler process per check (the default) or, with Options.Warm,
-// keeps one compiler process alive in language-server mode and asks it for each program's
-// diagnostics (see warm.go). Nothing here runs unless a caller asks for a check: the runtime never
-// knows about it, and codemode reaches it only through its TypeChecker interface.
+// keeps one compiler process alive in a server mode (TypeScript 7's `tsc --lsp`, TypeScript 5's
+// tsserver) and asks it for each program's diagnostics (see warm.go); both report what `tsc -p`
+// reports. Nothing here runs unless a caller asks for a check: the runtime never knows about it,
+// and codemode reaches it only through its TypeChecker interface.
 package typecheck
 
 import (

@@ -133,7 +133,8 @@ func refuseForeign(path string, mark []byte) error {
 func openTypeChecker(warm bool) (*typecheck.Checker, error) {
 	chk, err := typecheck.New(typecheck.Options{Warm: warm})
 	if warm && errors.Is(err, typecheck.ErrNoServer) {
-		// A compiler without a language-server mode (TypeScript 5): one process per check.
+		// A compiler with no server mode (no tsserver beside a TypeScript 5 tsc): one process
+		// per check.
 		chk, err = typecheck.New(typecheck.Options{})
 	}
 	return chk, err
