@@ -72,14 +72,27 @@ type Diagnostic struct {
 	Message string
 }
 
-// String returns "LINE:COL: error TSNNNN: <message>", prefixed with "FILE:" for a diagnostic
-// outside the program.
+// String returns "LINE:COL: error TSNNNN: <message>" on one line (a message chain joined with
+// spaces), prefixed with "FILE:" for a diagnostic outside the program.
 func (d Diagnostic) String() string {
-	s := fmt.Sprintf("%d:%d: error TS%d: %s", d.Line, d.Column, d.Code, d.Message)
+	s := fmt.Sprintf("%d:%d: error TS%d: %s", d.Line, d.Column, d.Code, d.OneLine())
 	if d.File != "" {
 		s = d.File + ":" + s
 	}
 	return s
+}
+
+// OneLine returns the message on one line: the lines of a message chain, unindented, joined
+// with spaces.
+func (d Diagnostic) OneLine() string {
+	if !strings.Contains(d.Message, "\n") {
+		return d.Message
+	}
+	parts := strings.Split(d.Message, "\n")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return strings.Join(parts, " ")
 }
 
 // Options configure a Checker.
@@ -233,7 +246,8 @@ func mayBeSyntaxError(diags []Diagnostic) bool {
 }
 
 // CheckProgram is Check in the shape codemode.TypeChecker asks for: one line per diagnostic,
-// "main.ts:LINE:COL: <message>" (a diagnostic outside the program names its file instead).
+// "main.ts:LINE:COL: <message>" with the message on one line (a diagnostic outside the program
+// names its file instead).
 func (c *Checker) CheckProgram(ctx context.Context, declarations, program string) ([]string, error) {
 	diags, err := c.Check(ctx, declarations, program)
 	if err != nil {
@@ -249,7 +263,7 @@ func (c *Checker) CheckProgram(ctx context.Context, declarations, program string
 		if file == "" {
 			file = ProgramFile
 		}
-		lines[i] = fmt.Sprintf("%s:%d:%d: %s", file, d.Line, d.Column, d.Message)
+		lines[i] = fmt.Sprintf("%s:%d:%d: %s", file, d.Line, d.Column, d.OneLine())
 	}
 	return lines, nil
 }

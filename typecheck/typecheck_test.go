@@ -96,7 +96,8 @@ func TestWarmEqualsCold(t *testing.T) {
 	cold, warm := needCompiler(t, false), needCompiler(t, true)
 	decls := testDeclarations()
 	programs := []string{
-		"const x: { a: { b: string } } = { a: { b: 1 } };\nexport default x;", // a message chain
+		"const x: { a: { b: string } } = { a: { b: 1 } };\nexport default x;",
+		"function f(a: { x: { y: string } }) { return a; }\nf({ x: { y: 1 } } as { x: { y: number } });\nexport {};", // a message chain
 		"let n: number = 'x';\nreturn n;",
 		"return undefinedName;",
 		"const r = await tools.add({ a: 1 });\nexport default r;",
@@ -127,6 +128,28 @@ func TestProgramInNeitherForm(t *testing.T) {
 	}
 	lines, err := c.CheckProgram(context.Background(), testDeclarations(), "export const a = 1;")
 	if err != nil || len(lines) != 1 || !strings.HasPrefix(lines[0], "main.ts:1:1: only `export default") {
+		t.Fatalf("CheckProgram = %q, %v", lines, err)
+	}
+}
+
+// A message chain is one diagnostic: on one line in CheckProgram and String, as tsc prints it
+// in Message.
+func TestMessageChainIsOneLine(t *testing.T) {
+	c := needCompiler(t, false)
+	program := "function f(a: { x: { y: string } }) { return a; }\nf({ x: { y: 1 } } as { x: { y: number } });\nexport {};"
+	diags, err := c.Check(context.Background(), "", program)
+	if err != nil || len(diags) != 1 {
+		t.Fatalf("Check = %v, %v", diags, err)
+	}
+	if want := "Argument of type '{ x: { y: number; }; }' is not assignable to parameter of type '{ x: { y: string; }; }'.\n" +
+		"  The types of 'x.y' are incompatible between these types.\n" +
+		"    Type 'number' is not assignable to type 'string'."; diags[0].Message != want {
+		t.Fatalf("Message %q", diags[0].Message)
+	}
+	lines, err := c.CheckProgram(context.Background(), "", program)
+	want := "main.ts:2:3: Argument of type '{ x: { y: number; }; }' is not assignable to parameter of type '{ x: { y: string; }; }'. " +
+		"The types of 'x.y' are incompatible between these types. Type 'number' is not assignable to type 'string'."
+	if err != nil || len(lines) != 1 || lines[0] != want {
 		t.Fatalf("CheckProgram = %q, %v", lines, err)
 	}
 }
