@@ -104,8 +104,7 @@ func (c *cli) initCmd(args []string) error {
 	if err := typecheck.WriteProject(dir, sdkgen.DTS(codemode.SDKTools(reg))); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
-	fmt.Fprintf(c.stdout, "wrote %s and %s; a program in %s with `export default <result>` is checked by `tsc -p %s` and editors as by `runcode check`\n",
-		filepath.Join(dir, typecheck.DeclarationsFile), filepath.Join(dir, typecheck.ConfigFile), dir, dir)
+	fmt.Fprintf(c.stdout, "wrote %s and %s\n", filepath.Join(dir, typecheck.DeclarationsFile), filepath.Join(dir, typecheck.ConfigFile))
 	return nil
 }
 

@@ -284,55 +284,56 @@ func TestServeTypecheck(t *testing.T) {
 	}
 }
 
-// The README's "Typings for editors" walk-through, on examples/editor: init a directory, put
-// the programs in it, and tsc -p, check, run and run --typecheck agree with what the README
-// shows.
+// The README's "Typings for editors" walk-through, command for command and output for output,
+// in a project with one Go file holding two TODO markers: init a directory, put the programs of
+// examples/editor in it, and tsc -p, check, run and run --typecheck print what the README shows.
 func TestEditorExamples(t *testing.T) {
 	tsc := needTSC(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	scripts := filepath.Join(t.TempDir(), "scripts")
-	if code, _, errOut := invoke(t, "", "init", "--workspace", repo, scripts); code != exitOK {
-		t.Fatalf("init: %s", errOut)
+	t.Chdir(fixture(t, map[string]string{"main.go": "package main\n\n// TODO: flags\n// TODO: help\nfunc main() {}\n"}))
+
+	code, out, errOut := invoke(t, "", "init", "--workspace", ".", "scripts")
+	if code != exitOK || out != "wrote scripts/tools.d.ts and scripts/tsconfig.json\n" {
+		t.Fatalf("init: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	for _, name := range []string{"todos.ts", "broken.ts"} {
 		data, err := os.ReadFile(filepath.Join(repo, "examples/editor", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(scripts, name), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join("scripts", name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(tsc, "-p", scripts, "--pretty", "false")
-	cmd.Dir = scripts
-	out, _ := cmd.CombinedOutput()
-	if string(out) != "broken.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.\n" {
-		t.Fatalf("tsc -p:\n%s", out)
+	expect := func(what string, code, wantCode int, out, want string) {
+		t.Helper()
+		if code != wantCode || out != want {
+			t.Errorf("%s: exit %d, want %d; output:\n%s\nwant:\n%s", what, code, wantCode, out, want)
+		}
 	}
-	broken := filepath.Join(scripts, "broken.ts")
-	code, stdout, _ := invoke(t, "", "check", "--workspace", repo, broken)
-	if code != exitFailed || stdout != broken+":2:7: error TS2322: Type 'number' is not assignable to type 'string'.\n" {
-		t.Fatalf("check broken.ts: exit %d, %q", code, stdout)
+
+	code, out, _ = invoke(t, "", "check", "--workspace", ".", "scripts/todos.ts")
+	expect("check todos.ts", code, exitOK, out, "")
+	code, out, _ = invoke(t, "", "run", "--workspace", ".", "scripts/todos.ts")
+	expect("run todos.ts", code, exitOK, out, "files with markers: 1\n{\n  \"markers\": 2,\n  \"files\": 1\n}\n")
+	code, out, _ = invoke(t, "", "check", "--workspace", ".", "scripts/broken.ts")
+	expect("check broken.ts", code, exitFailed, out, "scripts/broken.ts:2:7: error TS2322: Type 'number' is not assignable to type 'string'.\n")
+	cmd := exec.Command(tsc, "-p", "scripts", "--pretty", "false")
+	tscOut, err := cmd.CombinedOutput() // exit status 1 (TypeScript 7) or 2 (5): errors
+	if want := "scripts/broken.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.\n"; err == nil || string(tscOut) != want {
+		t.Errorf("tsc -p scripts: %v, output:\n%s\nwant:\n%s", err, tscOut, want)
 	}
-	if code, stdout, errOut := invoke(t, "", "check", "--workspace", repo, filepath.Join(scripts, "todos.ts")); code != exitOK || stdout != "" {
-		t.Fatalf("check todos.ts: exit %d, %q %q", code, stdout, errOut)
-	}
-	code, stdout, _ = invoke(t, "", "run", "--isolation", "inprocess", "--typecheck", "--workspace", repo, broken)
-	if code != exitFailed || stdout != "Error: code run failed (typecheck): main.ts:2:7: Type 'number' is not assignable to type 'string'.\n" {
-		t.Fatalf("run --typecheck broken.ts: exit %d, %q", code, stdout)
-	}
-	todos := filepath.Join(scripts, "todos.ts")
-	code, module, errOut := invoke(t, "", "run", "--isolation", "inprocess", "--typecheck", "--json", "--workspace", repo, todos)
-	if code != exitOK || !regexp.MustCompile(`^\{"logs":\["\d+ files"\],"result":\{"markers":\d+,"files":\d+\}\}\n$`).MatchString(module) {
-		t.Fatalf("run --typecheck todos.ts: exit %d, %q, stderr %q", code, module, errOut)
-	}
+	code, out, _ = invoke(t, "", "run", "--typecheck", "--workspace", ".", "scripts/broken.ts")
+	expect("run --typecheck broken.ts", code, exitFailed, out, "Error: code run failed (typecheck): main.ts:2:7: Type 'number' is not assignable to type 'string'.\n")
+
 	// The same program as a body (what a model sends to run_code) gives the same outcome.
-	data, _ := os.ReadFile(todos)
+	data, _ := os.ReadFile("scripts/todos.ts")
 	body := strings.Replace(string(data), "export default ", "return ", 1)
-	if _, out, _ := invoke(t, body, "run", "--isolation", "inprocess", "--json", "--workspace", repo, "-"); out != module {
+	_, module, _ := invoke(t, "", "run", "--json", "--workspace", ".", "scripts/todos.ts")
+	if _, out, _ := invoke(t, body, "run", "--json", "--workspace", ".", "-"); out != module || module == "" {
 		t.Fatalf("body form %q, module form %q", out, module)
 	}
 }

@@ -2,5 +2,5 @@
 const { matches } = await tools.grep({ pattern: "TODO", glob: "**/*.go" });
 const perFile = new Map<string, number>();
 for (const m of matches) perFile.set(m.path, (perFile.get(m.path) ?? 0) + 1);
-console.log(`${perFile.size} files`);
+console.log(`files with markers: ${perFile.size}`);
 export default { markers: matches.length, files: perFile.size };
