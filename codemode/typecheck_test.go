@@ -166,3 +166,25 @@ func TestTypecheckSeesRegistryChanges(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+// Every built-in the runtime adds beyond goja (polyfills) is known to the check, so a program
+// that uses them typechecks and runs.
+func TestTypecheckKnowsTheRuntimeBuiltins(t *testing.T) {
+	reg, _ := typecheckSetup(t, realChecker(t), 0)
+	program := `const g = Object.groupBy([1, 2, 3], (n) => (n % 2 ? "odd" : "even"));
+const m = Map.groupBy([1, 2], (n) => n);
+const { promise, resolve } = Promise.withResolvers<number>();
+resolve(1);
+const arr = await Array.fromAsync([Promise.resolve(1)]);
+const s: symbol = Symbol.asyncIterator;
+const c = structuredClone({ a: 1 });
+const bytes: Uint8Array = new TextEncoder().encode("x");
+const text: string = new TextDecoder().decode(bytes);
+queueMicrotask(() => {});
+const b: string = btoa("x") + atob("eA==");
+export default [g.odd?.length, m.size, await promise, arr, typeof s, c, text, b];`
+	res := runCode(reg, program)
+	if res.IsError || res.Value.String() != `{"logs":[],"result":[2,2,1,[1],"symbol",{"a":1},"x","eA==x"]}` {
+		t.Fatalf("%+v", res)
+	}
+}

@@ -99,7 +99,7 @@ func (w *warmServer) startServer(ctx context.Context) error {
 		w.dir = dir
 	}
 	// The files on disk put both in the project; their text comes from the server's memory.
-	if err := WriteProject(w.dir, ""); err != nil {
+	if err := writeProject(w.dir, ""); err != nil {
 		return fmt.Errorf("%w: %v", ErrCompiler, err)
 	}
 	if err := os.WriteFile(filepath.Join(w.dir, ProgramFile), nil, 0o644); err != nil {
