@@ -189,6 +189,8 @@ type token struct {
 	text     string // words and punctuators
 	start    int
 	afterDot bool // the token follows `.` or `?.` (a property name)
+	// controlHead marks the ')' that closes the head of if, while, for or with.
+	controlHead bool
 }
 
 type scanner struct {
@@ -270,7 +272,10 @@ func (s *scanner) skipSpace() {
 }
 
 // regexpAllowed tells whether a '/' now starts a regular expression: at the start, after a
-// punctuator other than a closing bracket, and after a keyword that precedes an expression.
+// punctuator other than a closing bracket (but after the ')' of an if, while, for or with head),
+// and after a keyword that precedes an expression. After '}' it takes division (an object
+// literal's end), which misreads a regular expression that opens a statement after a block; a
+// misread quote ends at its line, and the parsers still see the real program.
 func (s *scanner) regexpAllowed() bool {
 	if !s.hasPrev {
 		return true
@@ -290,7 +295,9 @@ func (s *scanner) regexpAllowed() bool {
 		return false
 	case tokPunct:
 		switch s.prev.text {
-		case ")", "]", "}":
+		case ")":
+			return s.prev.controlHead
+		case "]", "}":
 			return false
 		}
 		return true
@@ -366,11 +373,24 @@ func (s *scanner) scan() token {
 	// single characters (their exact extent does not matter here).
 	s.pos++
 	switch c {
-	case '(', '[', '{':
+	case '(':
+		// The head of if/while/for/with: a '/' after its ')' starts a regular expression.
+		if s.hasPrev && s.prev.kind == tokWord && !s.prev.afterDot {
+			switch s.prev.text {
+			case "if", "while", "for", "with":
+				c = 'C'
+			}
+		}
+		s.stack = append(s.stack, c)
+	case '[', '{':
 		s.stack = append(s.stack, c)
 	case ')', ']', '}':
 		if len(s.stack) > 0 {
+			closed := s.stack[len(s.stack)-1]
 			s.stack = s.stack[:len(s.stack)-1]
+			if closed == 'C' {
+				return token{kind: tokPunct, text: ")", start: start, controlHead: true}
+			}
 		}
 	case '?':
 		if s.pos < len(s.src) && s.src[s.pos] == '.' && !(s.pos+1 < len(s.src) && s.src[s.pos+1] >= '0' && s.src[s.pos+1] <= '9') {

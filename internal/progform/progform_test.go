@@ -29,6 +29,8 @@ func TestParseForms(t *testing.T) {
 		{"nested template", "const s = `a${`b${'}'}`}`;\nexport default s", Module, true},
 		{"dynamic import expression", "return typeof import.meta", Body, false},
 		{"export inside function is not top level", "function f() { return 1 }\nreturn f()", Body, false},
+		{"regexp after an if head", "if (ok) /'/.test(s); const t = 'export default 1'; return t", Body, false},
+		{"division after a call", "const r = f(a) / 2; const s = `x`;\nexport default r / s.length", Module, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
