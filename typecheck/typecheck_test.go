@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -349,5 +350,34 @@ func TestWarmServerThatCannotStart(t *testing.T) {
 		if !errors.Is(err, ErrCompiler) || !strings.Contains(err.Error(), "fatal: no lsp here") {
 			t.Fatalf("err = %v, want ErrCompiler with the server's stderr", err)
 		}
+	}
+}
+
+// Concurrent checks on one warm server each get their own program's diagnostics.
+func TestWarmConcurrentChecks(t *testing.T) {
+	c := needCompiler(t, true)
+	decls := testDeclarations()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Program i has its type error on line i+1.
+			program := strings.Repeat("await tools.add({ a: 1, b: 2 });\n", i) + "const s: string = 1;\nreturn s;"
+			diags, err := c.Check(context.Background(), decls, program)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if len(diags) != 1 || diags[0].Line != i+1 || diags[0].Code != 2322 {
+				errs <- fmt.Errorf("program %d: %v", i, diags)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
