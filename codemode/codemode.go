@@ -62,7 +62,28 @@ type Options struct {
 	// order is never kept waiting, so a run holds at most twice this much (see package
 	// membudget). Zero means DefaultSubCallMemory (128 MiB); negative means no budget.
 	SubCallMemory int64
+	// TypeChecker, when set, typechecks every program against the SDK declarations of the tools
+	// its caller may call (with the catalog helpers when the tools are presented compactly)
+	// before the program runs: a program with type errors fails with kind KindTypecheck, one
+	// line per error, and calls no tool. nil (the default) checks nothing and starts no
+	// compiler. typecheck.Checker implements it.
+	TypeChecker TypeChecker
 }
+
+// TypeChecker typechecks programs against SDK declarations. The implementation is external to
+// codemode (typecheck.Checker runs the TypeScript compiler), so that embedders that do not
+// typecheck never reach a compiler.
+type TypeChecker interface {
+	// CheckProgram typechecks program, the text of run_code's code argument in either form
+	// (the body of an async function, or a module with `export default <expr>`), against
+	// declarations, a .d.ts text. It returns one line per error, "main.ts:LINE:COL: <message>"
+	// with the program's own lines, and none when the program typechecks; an error when the
+	// check could not be done.
+	CheckProgram(ctx context.Context, declarations, program string) ([]string, error)
+}
+
+// KindTypecheck is the failure kind of a program that does not typecheck (Options.TypeChecker).
+const KindTypecheck jsruntime.FailureKind = "typecheck"
 
 // Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
 // SDKSchemas at the moment the run starts.
@@ -75,6 +96,9 @@ func Install(reg *registry.Registry, opts Options) error {
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetCompact)
+	if opts.TypeChecker != nil {
+		reg.OnChange(cm.forgetDeclarations)
+	}
 	return reg.InstallTransport(registry.Tool{
 		Name:        registry.ReservedName,
 		Description: toolDescription,
@@ -113,6 +137,9 @@ type codeMode struct {
 
 	mu      sync.Mutex
 	compact map[*registry.Scope]bool // compactFor's answers, per scope, until the registry changes
+	// declarations are the SDK declarations a typecheck uses, per scope, until the registry
+	// changes (rendering them costs about a quarter of a warm check at 50 tools).
+	declarations map[*registry.Scope]string
 }
 
 // RunFailure is the cause carried by a failed run_code result (its registry.Error has code
@@ -159,11 +186,18 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
-	if cm.compactFor(inv.Scope, schemas) {
+	compact := cm.compactFor(inv.Scope, schemas)
+	if compact {
 		bindings = append(bindings, catalogNamespace(schemas))
 	}
+	program := inv.Arguments.Lookup("code").AsString()
+	if cm.opts.TypeChecker != nil {
+		if f := cm.typecheck(ctx, inv.Scope, schemas, compact, program); f != nil {
+			return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
+		}
+	}
 	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
-		Program:  inv.Arguments.Lookup("code").AsString(),
+		Program:  program,
 		Bindings: bindings,
 	})
 	if err != nil {
@@ -175,6 +209,49 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	return Outcome(res), nil
 }
+
+// typecheck checks program against the SDK of schemas and returns its failure, or nil when it
+// typechecks. A check that could not be done fails the run too (kind typecheck): the option
+// promises that no unchecked program runs.
+func (cm *codeMode) typecheck(ctx context.Context, scope *registry.Scope, schemas []registry.SDKSchema, compact bool, program string) *RunFailure {
+	cm.mu.Lock()
+	decls, ok := cm.declarations[scope]
+	cm.mu.Unlock()
+	if !ok {
+		decls = sdkgen.DTS(toSDKTools(schemas))
+		if compact {
+			decls += catalogDeclaration
+		}
+		cm.mu.Lock()
+		if cm.declarations == nil {
+			cm.declarations = map[*registry.Scope]string{}
+		}
+		cm.declarations[scope] = decls
+		cm.mu.Unlock()
+	}
+	problems, err := cm.opts.TypeChecker.CheckProgram(ctx, decls, program)
+	if err != nil {
+		return &RunFailure{Kind: KindTypecheck, Message: "the program could not be typechecked: " + err.Error()}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &RunFailure{Kind: KindTypecheck, Message: strings.Join(problems, "\n")}
+}
+
+// forgetDeclarations drops the cached declarations; the registry calls it on every change.
+func (cm *codeMode) forgetDeclarations(*registry.Scope) {
+	cm.mu.Lock()
+	cm.declarations = nil
+	cm.mu.Unlock()
+}
+
+// catalogDeclaration declares the catalog helpers of the compact presentation for a typecheck.
+const catalogDeclaration = "\ndeclare const " + sdkgen.CatalogGlobal + `: {
+  describe(name: string): Promise<string>;
+  search(query: string | { query: string; limit?: number }): Promise<{ name: string; description: string }[]>;
+};
+`
 
 // Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
 // without "result" when the program returned nothing.

@@ -120,7 +120,9 @@ type Namespace struct {
 // Request is one program to run.
 type Request struct {
 	// Program is TypeScript or JavaScript source: the body of an async function, so top-level
-	// await and return work.
+	// await and return work; or the module form of one, with top-level await and its result as
+	// `export default <expr>` (or only `export {}`: no result), which runs as that body on the
+	// same lines. Imports, and exports of any other kind, fail as syntax errors.
 	Program  string
 	Bindings []Namespace
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/dop251/goja"
 	jsast "github.com/dop251/goja/ast"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/runcode-dev/runcode/internal/progform"
 )
 
 // sourceFile is the name stack traces and syntax errors give the model's program.
@@ -113,6 +115,12 @@ func transformAndCompile(prefix, program string) compiled {
 	// goja's and esbuild's parsers recurse per level of nesting: measure it first (nesting.go).
 	if msg := sourceNestingError("the program", program); msg != "" {
 		return compiled{msg: sourceFile + ": RangeError: " + msg}
+	}
+	// A module-form program (export default <expr>) runs as the equivalent body, on the same
+	// lines (internal/progform).
+	program, convErr := progform.ToBody(program)
+	if convErr != nil {
+		return compiled{msg: sourceFile + ":" + convErr.Error()}
 	}
 	prg, err := compileWrapped(sourceFile, prefix+program+"\n})")
 	if err == nil {

@@ -25,12 +25,15 @@ import (
 	"github.com/runcode-dev/runcode/sdkgen"
 	"github.com/runcode-dev/runcode/toolsets/command"
 	"github.com/runcode-dev/runcode/toolsets/workspace"
+	"github.com/runcode-dev/runcode/typecheck"
 )
 
 const usage = `runcode runs TypeScript programs against tools, the way an agent in Code Mode does.
 
 Usage:
-  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
+  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
+  runcode check [SOURCES] PROGRAM                                     typecheck PROGRAM against the tools' SDK (needs tsc)
+  runcode init  [SOURCES] [DIR]                                       write DIR/tools.d.ts + DIR/tsconfig.json for editors
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
   runcode tools [SOURCES] [--json]                                    list the tools
   runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
@@ -84,6 +87,10 @@ func (c *cli) main(args []string) int {
 		return exitOK
 	case "run":
 		code, err = c.runCmd(args[1:])
+	case "check":
+		code, err = c.checkCmd(args[1:])
+	case "init":
+		err = c.initCmd(args[1:])
 	case "sdk":
 		err = c.sdkCmd(args[1:])
 	case "tools":
@@ -162,7 +169,7 @@ func flagError(err error) error {
 }
 
 func (c *cli) runCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM")
+	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] PROGRAM")
 	var src sources
 	src.register(fs)
 	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
@@ -672,6 +679,9 @@ type limits struct {
 	maxWrite          byteSize
 	maxParallel       int
 	isolation         string
+	// typecheck: typecheck each program against the SDK before it runs (--typecheck);
+	// warmTypecheck (serve) keeps one compiler process for all the runs.
+	typecheck, warmTypecheck bool
 }
 
 func (l *limits) register(fs *flag.FlagSet) {
@@ -685,6 +695,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 		l.maxWrite = workspace.DefaultMaxWriteBytes
 	}
 	fs.Var(&l.maxWrite, "max-write", "bytes the workspace tools may write in one run, in bytes or KiB/MiB/GiB")
+	fs.BoolVar(&l.typecheck, "typecheck", false, "typecheck each program against the SDK with tsc before it runs; type errors fail the run (kind typecheck) before any tool is called")
 }
 
 func (l *limits) validate() error {
@@ -730,13 +741,22 @@ type openRegistry struct {
 	reg          *registry.Registry
 	rt           jsruntime.ClosableRuntime
 	closeSources func()
+	checker      *typecheck.Checker // --typecheck; nil without
 }
 
 // close stops the runtime (the worker processes of process isolation), waiting for the runs in
 // flight, and then the sources.
 func (o *openRegistry) close() {
 	o.rt.Close()
+	o.closeChecker()
 	o.closeSources()
+}
+
+// closeChecker ends the --typecheck compiler, if any.
+func (o *openRegistry) closeChecker() {
+	if o.checker != nil {
+		o.checker.Close()
+	}
 }
 
 // abandon closes the runtime and the sources while a run that did not stop is still in flight:
@@ -745,7 +765,7 @@ func (o *openRegistry) close() {
 func (o *openRegistry) abandon(limit time.Duration) {
 	done := make(chan struct{}, 2) // the closers never block on it, however late they end
 	go func() { o.rt.Close(); done <- struct{}{} }()
-	go func() { o.closeSources(); done <- struct{}{} }()
+	go func() { o.closeChecker(); o.closeSources(); done <- struct{}{} }()
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	for range 2 {
@@ -762,20 +782,39 @@ func (o *openRegistry) abandon(limit time.Duration) {
 // CLI) calls.
 func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Event)) (*openRegistry, error) {
 	src.maxWrite = int64(lim.maxWrite)
+	var checker *typecheck.Checker
+	if lim.typecheck {
+		// Before the sources: without a compiler the command stops (exit 2) with nothing started.
+		chk, err := openTypeChecker(lim.warmTypecheck)
+		if err != nil {
+			return nil, err
+		}
+		checker = chk
+	}
 	reg, closeSources, err := src.load()
 	if err != nil {
+		if checker != nil {
+			checker.Close()
+		}
 		return nil, err
 	}
 	rt, err := lim.runtime()
 	if err != nil {
+		if checker != nil {
+			checker.Close()
+		}
 		closeSources()
 		return nil, err
 	}
 	if c.wrapRuntime != nil {
 		rt = c.wrapRuntime(rt)
 	}
-	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory()}); err != nil {
+	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources, checker: checker}
+	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory()}
+	if checker != nil {
+		opts.TypeChecker = checker
+	}
+	if err := codemode.Install(reg, opts); err != nil {
 		o.close()
 		return nil, err
 	}

@@ -139,6 +139,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			fmt.Fprintf(c.stderr, "runcode: warning: %s is not a loopback address and --insecure-no-auth is set: anyone who reaches it can run programs against the tools\n", ln.Addr())
 		}
 	}
+	lim.warmTypecheck = true // one compiler process for all the runs of --typecheck
 	opened, err := c.codeModeRegistry(&src, lim, nil)
 	if err != nil {
 		return 0, err

@@ -1,0 +1,190 @@
+package codemode_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/typecheck"
+)
+
+// typecheckSetup returns a registry with run_code checking programs with checker, and a tool
+// "record" that counts its calls.
+func typecheckSetup(t *testing.T, checker codemode.TypeChecker, compactAbove int) (*registry.Registry, *atomic.Int32) {
+	t.Helper()
+	var calls atomic.Int32
+	reg := registry.New()
+	record := registry.Tool{
+		Name:        "record",
+		Description: "Record a number.",
+		Parameters:  jsonv.MustParse(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"],"additionalProperties":false}`),
+		Output:      registry.OutputOf(jsonv.MustParse(`{"type":"number"}`)),
+		Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+			calls.Add(1)
+			return inv.Arguments.Lookup("n"), nil
+		},
+	}
+	if _, err := reg.Register(record); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := jsruntime.New(jsruntime.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt, TypeChecker: checker, CompactAbove: compactAbove}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		t.Fatal(err)
+	}
+	return reg, &calls
+}
+
+func realChecker(t *testing.T) *typecheck.Checker {
+	t.Helper()
+	c, err := typecheck.New(typecheck.Options{})
+	if errors.Is(err, typecheck.ErrNoCompiler) {
+		t.Skipf("no TypeScript compiler: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func wantTypecheckFailure(t *testing.T, res registry.Result, message string) {
+	t.Helper()
+	var f *codemode.RunFailure
+	if !res.IsError || !errors.As(res.Err, &f) {
+		t.Fatalf("want a run failure, got %+v", res)
+	}
+	if f.Kind != codemode.KindTypecheck || f.Message != message {
+		t.Fatalf("failure %s: %q, want typecheck: %q", f.Kind, f.Message, message)
+	}
+}
+
+func TestTypecheckFailsTheRunBeforeAnyToolCall(t *testing.T) {
+	reg, calls := typecheckSetup(t, realChecker(t), 0)
+	// The first call would run (and be recorded) if the program ran at all.
+	res := runCode(reg, "await tools.record({ n: 1 });\nconst s: string = await tools.record({ n: 2 });\nawait tools.record({ n: \"3\" });\nreturn s;")
+	wantTypecheckFailure(t, res, "main.ts:2:7: Type 'number' is not assignable to type 'string'.\n"+
+		"main.ts:3:22: Type 'string' is not assignable to type 'number'.")
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("the tool was called %d times", n)
+	}
+	// The same errors in module form, on the same lines.
+	res = runCode(reg, "await tools.record({ n: 1 });\nconst s: string = await tools.record({ n: 2 });\nawait tools.record({ n: \"3\" });\nexport default s;")
+	wantTypecheckFailure(t, res, "main.ts:2:7: Type 'number' is not assignable to type 'string'.\n"+
+		"main.ts:3:22: Type 'string' is not assignable to type 'number'.")
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("the tool was called %d times", n)
+	}
+	// A program that typechecks runs, in both forms, with the same result.
+	for _, code := range []string{"const n = await tools.record({ n: 2 });\nreturn n * 2;", "const n = await tools.record({ n: 2 });\nexport default n * 2;"} {
+		res = runCode(reg, code)
+		if res.IsError || res.Value.String() != `{"logs":[],"result":4}` {
+			t.Fatalf("%q: %+v", code, res)
+		}
+	}
+	if n := calls.Load(); n != 2 {
+		t.Fatalf("the tool was called %d times, want 2", n)
+	}
+}
+
+func TestTypecheckCompactPresentationKnowsTheCatalog(t *testing.T) {
+	reg, _ := typecheckSetup(t, realChecker(t), 1) // every tool set is compact
+	res := runCode(reg, "const d: string = await catalog.describe('record');\nconst n: number = await tools.record({ n: 1 });\nreturn [d.length > 0, n];")
+	if res.IsError {
+		t.Fatalf("failed: %v", res.Err)
+	}
+}
+
+// recordingChecker is a TypeChecker double that records what it is asked and answers fixed
+// problems or a fixed error.
+type recordingChecker struct {
+	calls        atomic.Int32
+	declarations string
+	problems     []string
+	err          error
+}
+
+func (c *recordingChecker) CheckProgram(_ context.Context, declarations, _ string) ([]string, error) {
+	c.calls.Add(1)
+	c.declarations = declarations
+	return c.problems, c.err
+}
+
+func TestTypecheckerThatCannotCheckFailsTheRun(t *testing.T) {
+	checker := &recordingChecker{err: errors.New("compiler crashed")}
+	reg, calls := typecheckSetup(t, checker, 0)
+	res := runCode(reg, "await tools.record({ n: 1 })")
+	wantTypecheckFailure(t, res, "the program could not be typechecked: compiler crashed")
+	if calls.Load() != 0 {
+		t.Fatal("a program that was not checked ran")
+	}
+	if !strings.Contains(checker.declarations, "record") {
+		t.Fatalf("the checker did not get the SDK: %q", checker.declarations)
+	}
+}
+
+func TestNoTypecheckerChecksNothing(t *testing.T) {
+	reg, calls := typecheckSetup(t, nil, 0)
+	res := runCode(reg, "const s: string = await tools.record({ n: 1 });\nreturn s;")
+	if res.IsError || calls.Load() != 1 {
+		t.Fatalf("an unchecked program did not run: %+v", res)
+	}
+}
+
+// The declarations a typecheck uses follow the registry: a tool registered after a run is
+// known to the next run's check.
+func TestTypecheckSeesRegistryChanges(t *testing.T) {
+	reg, _ := typecheckSetup(t, realChecker(t), 0)
+	if res := runCode(reg, "return await tools.record({ n: 1 });"); res.IsError {
+		t.Fatalf("failed: %v", res.Err)
+	}
+	later := registry.Tool{
+		Name:       "later",
+		Parameters: jsonv.MustParse(`{"type":"object","properties":{},"additionalProperties":false}`),
+		Output:     registry.OutputOf(jsonv.MustParse(`{"type":"string"}`)),
+		Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+			return jsonv.StringValue("late"), nil
+		},
+	}
+	if _, err := reg.Register(later); err != nil {
+		t.Fatal(err)
+	}
+	res := runCode(reg, "const s: string = await tools.later({});\nreturn s;")
+	if res.IsError || res.Value.String() != `{"logs":[],"result":"late"}` {
+		t.Fatalf("%+v", res)
+	}
+}
+
+// Every built-in the runtime adds beyond goja (polyfills) is known to the check, so a program
+// that uses them typechecks and runs.
+func TestTypecheckKnowsTheRuntimeBuiltins(t *testing.T) {
+	reg, _ := typecheckSetup(t, realChecker(t), 0)
+	program := `const g = Object.groupBy([1, 2, 3], (n) => (n % 2 ? "odd" : "even"));
+const m = Map.groupBy([1, 2], (n) => n);
+const { promise, resolve } = Promise.withResolvers<number>();
+resolve(1);
+const arr = await Array.fromAsync([Promise.resolve(1)]);
+const s: symbol = Symbol.asyncIterator;
+const c = structuredClone({ a: 1 });
+const bytes: Uint8Array = new TextEncoder().encode("x");
+const text: string = new TextDecoder().decode(bytes);
+queueMicrotask(() => {});
+const b: string = btoa("x") + atob("eA==");
+export default [g.odd?.length, m.size, await promise, arr, typeof s, c, text, b];`
+	res := runCode(reg, program)
+	if res.IsError || res.Value.String() != `{"logs":[],"result":[2,2,1,[1],"symbol",{"a":1},"x","eA==x"]}` {
+		t.Fatalf("%+v", res)
+	}
+}

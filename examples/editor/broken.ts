@@ -1,0 +1,3 @@
+const { matches } = await tools.grep({ pattern: "TODO" });
+const count: string = matches.length;
+export default count;

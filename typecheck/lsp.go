@@ -1,0 +1,238 @@
+package typecheck
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// lspProcess is a TypeScript 7 language server (`tsc --lsp --stdio`) and the JSON-RPC session
+// with it: each check opens or changes tools.d.ts and main.ts (didOpen/didChange, the text only
+// when it changed) and pulls main.ts's diagnostics (textDocument/diagnostic), and tools.d.ts's
+// when it changed.
+type lspProcess struct {
+	*serverPipe
+	dir string
+
+	reqMu   sync.Mutex // guards nextID and waiting
+	nextID  int
+	waiting map[int]chan rpcMessage
+
+	// What the server has open, so a check sends only what changed (used by one check at a
+	// time).
+	versions map[string]int    // file name → document version
+	texts    map[string]string // file name → text the server has
+	declDiag []Diagnostic      // the diagnostics of tools.d.ts for texts[DeclarationsFile]
+}
+
+type rpcMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// lspStarter starts language servers of exe.
+func lspStarter(exe string) startFunc {
+	return func(ctx context.Context, dir string) (serverProcess, error) { return startLSP(ctx, exe, dir) }
+}
+
+func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
+	p := &lspProcess{serverPipe: newServerPipe(exe, []string{"--lsp", "--stdio"}, dir), dir: dir,
+		waiting: map[int]chan rpcMessage{}, versions: map[string]int{}, texts: map[string]string{}}
+	if err := p.start(p.handle); err != nil {
+		return nil, err
+	}
+	root := fileURI(dir)
+	init := map[string]any{
+		"processId": os.Getpid(),
+		"rootUri":   root,
+		"capabilities": map[string]any{
+			"textDocument": map[string]any{"diagnostic": map[string]any{"dynamicRegistration": false}},
+		},
+		"workspaceFolders": []any{map[string]any{"uri": root, "name": "runcode"}},
+	}
+	if _, err := p.request(ctx, "initialize", init); err != nil {
+		p.kill()
+		return nil, p.withStderr(err)
+	}
+	if err := p.notify("initialized", map[string]any{}); err != nil {
+		p.kill()
+		return nil, p.withStderr(err)
+	}
+	return p, nil
+}
+
+func (p *lspProcess) check(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
+	declChanged, err := p.setText(DeclarationsFile, declarations)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.setText(ProgramFile, text); err != nil {
+		return nil, err
+	}
+	if declChanged {
+		d, err := p.diagnostics(ctx, DeclarationsFile)
+		if err != nil {
+			return nil, err
+		}
+		for i := range d {
+			d[i].File = DeclarationsFile
+		}
+		p.declDiag = d
+	}
+	diags, err := p.diagnostics(ctx, ProgramFile)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]Diagnostic(nil), p.declDiag...), diags...), nil
+}
+
+// setText opens or changes one file in the server; changed is false when the server already has
+// that text.
+func (p *lspProcess) setText(name, text string) (changed bool, err error) {
+	if old, ok := p.texts[name]; ok && old == text {
+		return false, nil
+	}
+	uri := fileURI(filepath.Join(p.dir, name))
+	v, open := p.versions[name]
+	v++
+	if !open {
+		err = p.notify("textDocument/didOpen", map[string]any{
+			"textDocument": map[string]any{"uri": uri, "languageId": "typescript", "version": v, "text": text},
+		})
+	} else {
+		err = p.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": v},
+			"contentChanges": []any{map[string]any{"text": text}},
+		})
+	}
+	if err != nil {
+		return false, err
+	}
+	p.versions[name], p.texts[name] = v, text
+	return true, nil
+}
+
+// diagnostics pulls the error diagnostics of one open file.
+func (p *lspProcess) diagnostics(ctx context.Context, name string) ([]Diagnostic, error) {
+	raw, err := p.request(ctx, "textDocument/diagnostic", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(filepath.Join(p.dir, name))},
+	})
+	if err != nil {
+		return nil, err
+	}
+	var report struct {
+		Items []struct {
+			Range struct {
+				Start struct{ Line, Character int } `json:"start"`
+			} `json:"range"`
+			Severity int             `json:"severity"`
+			Code     json.RawMessage `json:"code"`
+			Message  string          `json:"message"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &report); err != nil {
+		return nil, fmt.Errorf("unexpected diagnostic report: %v", err)
+	}
+	var out []Diagnostic
+	for _, it := range report.Items {
+		if it.Severity != 0 && it.Severity != 1 { // errors only, as tsc reports
+			continue
+		}
+		code, _ := strconv.Atoi(strings.Trim(string(it.Code), `"`))
+		out = append(out, Diagnostic{Line: it.Range.Start.Line + 1, Column: it.Range.Start.Character + 1, Code: code, Message: it.Message})
+	}
+	return out, nil
+}
+
+func (p *lspProcess) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	p.reqMu.Lock()
+	p.nextID++
+	id := p.nextID
+	ch := make(chan rpcMessage, 1)
+	p.waiting[id] = ch
+	p.reqMu.Unlock()
+	defer func() {
+		p.reqMu.Lock()
+		delete(p.waiting, id)
+		p.reqMu.Unlock()
+	}()
+	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return nil, fmt.Errorf("%s: %s (%d)", method, m.Error.Message, m.Error.Code)
+		}
+		return m.Result, nil
+	case <-p.done:
+		return nil, p.goneErr()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *lspProcess) notify(method string, params any) error {
+	return p.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+func (p *lspProcess) send(msg any) error {
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	return p.write(fmt.Appendf(nil, "Content-Length: %d\r\n\r\n%s", len(data), data))
+}
+
+// handle routes one message from the server: a response goes to its waiting request; a request
+// from the server gets an empty answer (this client registers nothing and has no configuration);
+// notifications (logs) are dropped.
+func (p *lspProcess) handle(body []byte) {
+	var m rpcMessage
+	if json.Unmarshal(body, &m) != nil {
+		return
+	}
+	switch {
+	case m.Method != "" && len(m.ID) > 0:
+		var result any
+		if m.Method == "workspace/configuration" {
+			var params struct {
+				Items []json.RawMessage `json:"items"`
+			}
+			_ = json.Unmarshal(m.Params, &params)
+			result = make([]any, len(params.Items))
+		}
+		_ = p.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+	case m.Method == "" && len(m.ID) > 0:
+		id, err := strconv.Atoi(string(m.ID))
+		if err != nil {
+			return
+		}
+		p.reqMu.Lock()
+		ch := p.waiting[id]
+		p.reqMu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
+
+func fileURI(path string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return u.String()
+}
