@@ -295,10 +295,21 @@ func TestEditorExamples(t *testing.T) {
 	}
 	t.Chdir(fixture(t, map[string]string{"main.go": "package main\n\n// TODO: flags\n// TODO: help\nfunc main() {}\n"}))
 
+	// shell collects what the README's shell blocks show: each command after "$ " and its output.
+	var shell strings.Builder
+	session := func(out string, args ...string) {
+		shell.WriteString("$ runcode " + strings.Join(args, " ") + "\n" + out)
+	}
+	var blocks []string
+	endBlock := func() { blocks = append(blocks, shell.String()); shell.Reset() }
+
 	code, out, errOut := invoke(t, "", "init", "--workspace", ".", "scripts")
 	if code != exitOK || out != "wrote scripts/tools.d.ts and scripts/tsconfig.json\n" {
 		t.Fatalf("init: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	session(out, "init", "--workspace", ".", "scripts")
+	endBlock()
+	var files []string
 	for _, name := range []string{"todos.ts", "broken.ts"} {
 		data, err := os.ReadFile(filepath.Join(repo, "examples/editor", name))
 		if err != nil {
@@ -307,6 +318,7 @@ func TestEditorExamples(t *testing.T) {
 		if err := os.WriteFile(filepath.Join("scripts", name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		files = append(files, string(data))
 	}
 	expect := func(what string, code, wantCode int, out, want string) {
 		t.Helper()
@@ -317,17 +329,49 @@ func TestEditorExamples(t *testing.T) {
 
 	code, out, _ = invoke(t, "", "check", "--workspace", ".", "scripts/todos.ts")
 	expect("check todos.ts", code, exitOK, out, "")
+	session(out, "check", "--workspace", ".", "scripts/todos.ts")
 	code, out, _ = invoke(t, "", "run", "--workspace", ".", "scripts/todos.ts")
 	expect("run todos.ts", code, exitOK, out, "files with markers: 1\n{\n  \"markers\": 2,\n  \"files\": 1\n}\n")
+	session(out, "run", "--workspace", ".", "scripts/todos.ts")
+	endBlock()
 	code, out, _ = invoke(t, "", "check", "--workspace", ".", "scripts/broken.ts")
 	expect("check broken.ts", code, exitFailed, out, "scripts/broken.ts:2:7: error TS2322: Type 'number' is not assignable to type 'string'.\n")
+	session(out, "check", "--workspace", ".", "scripts/broken.ts")
 	cmd := exec.Command(tsc, "-p", "scripts", "--pretty", "false")
 	tscOut, err := cmd.CombinedOutput() // exit status 1 (TypeScript 7) or 2 (5): errors
 	if want := "scripts/broken.ts(2,7): error TS2322: Type 'number' is not assignable to type 'string'.\n"; err == nil || string(tscOut) != want {
 		t.Errorf("tsc -p scripts: %v, output:\n%s\nwant:\n%s", err, tscOut, want)
 	}
+	shell.WriteString("$ tsc -p scripts --pretty false\n" + string(tscOut))
 	code, out, _ = invoke(t, "", "run", "--typecheck", "--workspace", ".", "scripts/broken.ts")
 	expect("run --typecheck broken.ts", code, exitFailed, out, "Error: code run failed (typecheck): main.ts:2:7: Type 'number' is not assignable to type 'string'.\n")
+	session(out, "run", "--typecheck", "--workspace", ".", "scripts/broken.ts")
+	endBlock()
+
+	// The README's "Typings for editors" shows exactly these sessions and files.
+	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	if i := strings.Index(section, "## Typings for editors\n"); i >= 0 {
+		section = section[i:]
+		if j := strings.Index(section[3:], "\n## "); j >= 0 {
+			section = section[:j+3]
+		}
+	} else {
+		t.Fatal("README.md has no section \"Typings for editors\"")
+	}
+	for _, b := range blocks {
+		if !strings.Contains(section, "```sh\n"+b+"```\n") {
+			t.Errorf("README's Typings for editors lacks this shell block:\n%s", b)
+		}
+	}
+	for _, f := range files {
+		if !strings.Contains(section, "```ts\n"+f+"```\n") {
+			t.Errorf("README's Typings for editors lacks this example file:\n%s", f)
+		}
+	}
 
 	// The same program as a body (what a model sends to run_code) gives the same outcome.
 	data, _ := os.ReadFile("scripts/todos.ts")
