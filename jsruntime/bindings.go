@@ -1,8 +1,10 @@
 package jsruntime
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -91,12 +93,19 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
+			site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
+			if err := r.setCallSiteStack(reason, &site); err != nil {
+				panic(err)
+			}
 			if err := reject(reason); err != nil {
 				panic(err)
 			}
 			return r.vm.ToValue(promise)
 		}
 		r.pending++
+		// Where the program made the call: the rejection, created later on the loop with no
+		// program frame on the stack, names it (see newError).
+		site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
 		var settled atomic.Bool
 		settle := func(v jsonv.Value, herr error) {
 			if !settled.CompareAndSwap(false, true) {
@@ -110,6 +119,9 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 				if herr != nil {
 					reason, err := r.newError(class, fn.Name, herr.Error())
 					if err != nil {
+						return err
+					}
+					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
 					return reject(reason)
@@ -149,4 +161,74 @@ func (r *run) newError(class *goja.Object, member, message string) (goja.Value, 
 		return r.vm.New(r.intr.errorCtor, r.vm.ToValue(message))
 	}
 	return r.vm.New(class, r.vm.ToValue(member), r.vm.ToValue(message))
+}
+
+// callSiteDepth bounds the frames a binding call remembers for its rejection's stack.
+const callSiteDepth = 10
+
+// callSite is where the program called a binding function: the namespace's global, the
+// member's name, and the call stack at the call (most recent first; goja's frame of the
+// binding function itself, which has no program position, among them).
+type callSite struct {
+	ns, member string
+	frames     []goja.StackFrame
+}
+
+// setCallSiteStack replaces the stack of reason, a rejection created on the loop, where goja
+// recorded only the error class's constructor, with the binding call and the program's frames
+// at the call:
+//
+//	ToolCallError: <message>
+//		at tools.read_file
+//		at main.ts:3:17(12)
+//
+// so that an uncaught rejection names the call and the program's own line.
+func (r *run) setCallSiteStack(reason goja.Value, site *callSite) error {
+	o, ok := reason.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString(jsString(o.Get("name")))
+	if msg := jsString(o.Get("message")); msg != "" {
+		b.WriteString(": ")
+		b.WriteString(msg)
+	}
+	b.WriteString("\n\tat ")
+	b.WriteString(memberPath(site.ns, site.member))
+	for i := range site.frames {
+		f := &site.frames[i]
+		if f.Position().Filename != sourceFile {
+			continue // the binding function's own frame, or the realm's guards
+		}
+		b.WriteString("\n\tat ")
+		f.Write(&b)
+	}
+	b.WriteByte('\n')
+	return o.DefineDataProperty("stack", r.vm.ToValue(b.String()), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// memberPath is how a program names member of the namespace global: tools.read_file, or
+// tools["my-tool"] when the name is not an identifier.
+func memberPath(global, member string) string {
+	if isIdentifier(member) {
+		return global + "." + member
+	}
+	return global + "[" + strconv.Quote(member) + "]"
+}
+
+// isIdentifier reports whether s is an ASCII JavaScript identifier name (a conservative test:
+// other names are written with brackets, which is always right).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }
