@@ -112,6 +112,10 @@ type Namespace struct {
 	Global     string
 	Functions  []Function
 	ErrorClass *ErrorClass // nil: rejections are plain Errors
+	// MemberNoun is what a member is called in the failure of a program that calls one the
+	// namespace lacks: "tool" gives "TypeError: tools.red_file is not a tool (did you mean
+	// read_file?)". Empty means "function".
+	MemberNoun string
 }
 
 // Request is one program to run.
