@@ -110,6 +110,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	lim.register(fs)
 	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
 	sf.register(fs)
+	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -153,7 +154,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		}
 	}()
 	gate := mcptools.NewRunGate()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate})
+	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove()})
 	if err != nil {
 		return 0, err
 	}
