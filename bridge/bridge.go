@@ -773,22 +773,30 @@ func (b *Bridge) detach() {
 	if cause := context.Cause(b.ctx); cause != nil {
 		reason = cause.Error()
 	}
-	var detached []Unseen
 	b.emitMu.Lock()
 	open := b.open
 	b.open, b.eventsOver = nil, true
 	for _, ev := range open {
-		msg := fmt.Sprintf("run_code run is over (%s); %s did not stop within %v of the end of the run and was detached: its result will be discarded", reason, ev.Name, b.opts.DrainGrace)
-		seq, _ := strconv.Atoi(ev.SubCallID[len(b.idPrefix):])
-		detached = append(detached, Unseen{SubCallID: ev.SubCallID, Call: callPath(ev.Name), Started: true, Message: msg, seq: seq})
+		msg := b.detachedMessage(reason, ev.Name)
 		b.opts.Events(Event{Type: EventSettle, RootCallID: ev.RootCallID, ParentCallID: ev.ParentCallID, SubCallID: ev.SubCallID, Name: ev.Name, Arguments: ev.Arguments,
 			IsError: true, Content: []registry.Content{registry.TextContent(msg)}})
 	}
 	b.emitMu.Unlock()
+	// The calls started and not committed are the detached ones (the events list them only
+	// when there is a listener).
 	b.mu.Lock()
-	b.unseen = append(b.unseen, detached...)
+	for _, e := range b.commits {
+		if e.run != nil && e.run.Err() != nil {
+			b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: callPath(e.call.Name), Started: true, Message: b.detachedMessage(reason, e.call.Name), seq: e.seq})
+		}
+	}
 	b.mu.Unlock()
 	b.opts.Logger.Warn(fmt.Sprintf("run_code %s: sub-calls still in flight (%d bodies running) did not stop within %v of the end of the run; detached: their goroutines end when they return", b.opts.CallID, running, b.opts.DrainGrace))
+}
+
+// detachedMessage is the outcome of call name, detached when the run was over for reason.
+func (b *Bridge) detachedMessage(reason, name string) string {
+	return fmt.Sprintf("run_code run is over (%s); %s did not stop within %v of the end of the run and was detached: its result will be discarded", reason, name, b.opts.DrainGrace)
 }
 
 // Wait blocks until every goroutine the Bridge started has ended, including the bodies Close
