@@ -166,3 +166,23 @@ func TestServeCompact(t *testing.T) {
 		t.Fatalf("result = %+v (isError %v)", res.Content[0], res.IsError)
 	}
 }
+
+// A size either parses to a count that formats back to itself, or is refused with the units.
+func FuzzByteSize(f *testing.F) {
+	for _, s := range []string{"0", "64MiB", "1 KiB", "12XB", "-1", "9223372036854775807", "4GiB", "1B", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var b byteSize
+		if err := b.Set(s); err != nil {
+			if !strings.Contains(err.Error(), "KiB, MiB or GiB") {
+				t.Fatalf("Set(%q) error %q does not name the units", s, err)
+			}
+			return
+		}
+		var back byteSize
+		if err := back.Set(b.String()); err != nil || back != b {
+			t.Fatalf("Set(%q) = %d, formats as %q, which parses to %d (%v)", s, b, b.String(), back, err)
+		}
+	})
+}
