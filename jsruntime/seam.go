@@ -88,7 +88,13 @@ import (
 // program makes the calls, with the argument already checked to be lossless JSON. It must not
 // block: it starts the work and reports the outcome by calling settle exactly once, from any
 // goroutine, at any time (a settle after the run ended is ignored). A non-nil error rejects the
-// program's promise with the namespace's error class and the error's message.
+// program's promise with the namespace's error class and the error's message; the rejection's
+// stack names the call (tools.read_file) and the program's frames where it was made.
+//
+// A run whose program succeeded while calls it never awaited are still pending waits up to
+// 100ms for them before it ends, so that one failing at once is reported with the other
+// unhandled rejections ("Unhandled rejection: <message> (tools.x, main.ts:LINE:COL)"); the
+// outcome of a call settled after that is the host's to report.
 //
 // ctx is the run's context; it is cancelled when the run ends.
 type HostFunc func(ctx context.Context, args jsonv.Value, settle func(jsonv.Value, error))
