@@ -18,6 +18,7 @@ import (
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/suggest"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
@@ -717,21 +718,21 @@ func (l *limits) register(fs *flag.FlagSet) {
 func (l *limits) validate() error {
 	switch {
 	case l.timeout <= 0:
-		return &usageError{"--timeout must be positive"}
+		return &flagUsageError{"--timeout must be positive"}
 	case l.cpu <= 0:
-		return &usageError{"--cpu must be positive"}
+		return &flagUsageError{"--cpu must be positive"}
 	case l.maxOutput < 4:
-		return &usageError{"--max-output must be at least 4 bytes"}
+		return &flagUsageError{"--max-output must be at least 4 bytes"}
 	case l.maxParallel < 1:
-		return &usageError{"--max-parallel must be a positive integer"}
+		return &flagUsageError{"--max-parallel must be a positive integer"}
 	case l.memory <= 0:
-		return &usageError{"--memory must be positive"}
+		return &flagUsageError{"--memory must be positive"}
 	case l.maxWrite <= 0:
-		return &usageError{"--max-write must be positive"}
+		return &flagUsageError{"--max-write must be positive"}
 	case l.isolation == "process":
 		// valid: NewProcessPool takes --memory as each worker's memory limit
 	case l.isolation != "inprocess":
-		return &usageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation)}
+		return &flagUsageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation) + suggest.Phrase(suggest.Closest(l.isolation, []string{"process", "inprocess"}), func(s string) string { return s })}
 	}
 	return nil
 }

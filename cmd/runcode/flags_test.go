@@ -35,6 +35,9 @@ func TestFlagErrorsAreOneLineWithASuggestion(t *testing.T) {
 		{[]string{"tools", "--jsno"}, "unknown flag --jsno (did you mean --json?)"},
 		{[]string{"serve", "--stdio", "--drain-timout", "5s"}, "unknown flag --drain-timout (did you mean --drain-timeout?)"},
 		{[]string{"serve", "--stdio", "--max-message", "1MB"}, `invalid --max-message "1MB": sizes are plain bytes or KiB, MiB or GiB, e.g. 1MiB`},
+		{[]string{"run", "--isolation", "inproces", prog}, `--isolation must be inprocess or process, got "inproces" (did you mean inprocess?)`},
+		{[]string{"run", "--timeout", "0s", prog}, "--timeout must be positive"},
+		{[]string{"serve", "--workspace", dir}, "serve needs exactly one of --stdio and --http ADDR"},
 	} {
 		code, out, errOut := invoke(t, "", c.args...)
 		if code != exitUsage || out != "" || errOut != "runcode: "+c.want+"\n" {
