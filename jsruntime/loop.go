@@ -60,11 +60,12 @@ type run struct {
 	shape string
 
 	// Loop-goroutine state.
-	pending    int           // host calls not yet settled on the loop
-	busy       time.Duration // time spent running JavaScript
-	budget     *time.Timer   // enter's compute-budget timer
-	rejections []*goja.Promise
-	missing    []missingMember // the latest lookups of members a namespace lacks
+	wallDeadline time.Time     // when the wall-clock ceiling stops the run
+	pending      int           // host calls not yet settled on the loop
+	busy         time.Duration // time spent running JavaScript
+	budget       *time.Timer   // enter's compute-budget timer
+	rejections   []*goja.Promise
+	missing      []missingMember // the latest lookups of members a namespace lacks
 	// callSites name the binding call of each rejection reason made (see setCallSiteStack).
 	callSites map[*goja.Object]string
 }
@@ -92,6 +93,7 @@ func newRun(ctx context.Context, g *Goja, req Request, led *ledger, rl *realm) *
 // execute runs prg (the compiled program) to completion and builds the result.
 func (r *run) execute(prg *goja.Program) Result {
 	defer r.cancel()
+	r.wallDeadline = time.Now().Add(r.cfg.WallCeiling)
 	wallMs := r.cfg.WallCeiling.Milliseconds()
 	r.timers.Add(2)
 	wall := time.AfterFunc(r.cfg.WallCeiling, func() {
@@ -372,14 +374,22 @@ func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
 // cancelled when the run ends).
 const settleGrace = 100 * time.Millisecond
 
+// settleWait is how long a run whose wall-clock ceiling is remaining away waits for the calls
+// its program left pending: settleGrace, cut so that the wait ends at least settleGrace before
+// the ceiling, and so never turns a program that returned in time into a timeout.
+func settleWait(remaining time.Duration) time.Duration {
+	return max(min(settleGrace, remaining-settleGrace), 0)
+}
+
 // settleLeftovers runs the loop, after the program's completion value has been taken, until
-// no host call is pending or settleGrace has passed. The settles run the program's reactions as
-// any other job, under the same budgets.
+// no host call is pending or the settle wait (settleWait) has passed. The settles run the
+// program's reactions as any other job, under the same budgets.
 func (r *run) settleLeftovers() *Failure {
-	if r.pending == 0 {
+	wait := settleWait(time.Until(r.wallDeadline))
+	if r.pending == 0 || wait == 0 {
 		return nil
 	}
-	grace := time.NewTimer(settleGrace)
+	grace := time.NewTimer(wait)
 	defer grace.Stop()
 	for r.pending > 0 {
 		job, f := r.next()
