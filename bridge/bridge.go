@@ -513,6 +513,9 @@ func (b *Bridge) start(e *entry) {
 func (b *Bridge) commit(e *entry) {
 	res := e.prep.Finish()
 	b.forward(res)
+	// Whether the program can still see the outcome is decided before settling: once settled,
+	// the program may react and return, ending the run, which does not make the outcome unseen.
+	unseen := res.IsError && e.run != nil && e.run.Err() != nil
 	switch {
 	case b.ctx.Err() != nil:
 		e.settle(jsonv.Value{}, b.overError("%s result discarded", e.call.Name))
@@ -521,7 +524,7 @@ func (b *Bridge) commit(e *entry) {
 	default:
 		e.settle(res.Value, nil)
 	}
-	if res.IsError {
+	if unseen {
 		b.mu.Lock()
 		b.noteUnseen(e, failureMessage(res), true)
 		b.mu.Unlock()

@@ -92,3 +92,25 @@ func TestMissingToolSuggestsClosest(t *testing.T) {
 		})
 	}
 }
+
+// A failure the program awaited and handled is not reported, even when the program returns
+// at once and the run ends before the bridge has finished committing the call.
+func TestHandledFailureIsNotReported(t *testing.T) {
+	for name, rt := range bothRuntimes(t) {
+		t.Run(name, func(t *testing.T) {
+			reg := registry.New()
+			if _, err := reg.Register(registry.Tool{Name: "broken", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+				return jsonv.Value{}, errors.New("broken")
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			installCode(t, reg, rt)
+			for range 50 {
+				res := subRun(context.Background(), reg, "try { await tools.broken({}) } catch (e) { return 'handled: ' + e.message }")
+				if res.IsError || textOf(res) != "handled: broken" {
+					t.Fatalf("result (error %v): %q", res.IsError, textOf(res))
+				}
+			}
+		})
+	}
+}
