@@ -202,8 +202,9 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		}
 		r.pending++
 		// Where the program made the call: the rejection, created later on the loop with no
-		// program frame on the stack, names it (see newError).
-		site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
+		// program frame on the stack, names it (see setCallSiteStack). Only the frames are kept
+		// per call; the rest of the call site is known when it fails.
+		frames := r.vm.CaptureCallStack(callSiteDepth, nil)
 		var settled atomic.Bool
 		settle := func(v jsonv.Value, herr error) {
 			if !settled.CompareAndSwap(false, true) {
@@ -219,6 +220,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 					if err != nil {
 						return err
 					}
+					site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: frames}
 					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
