@@ -45,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -207,6 +208,9 @@ type Bridge struct {
 	goneClosed bool
 	detached   atomic.Bool // Close stopped waiting for the calls in flight
 
+	// unseen are the failures of calls whose outcome the program never saw (guarded by mu).
+	unseen []Unseen
+
 	emitMu     sync.Mutex      // serializes Events
 	open       []Event         // start events without their settle event yet, in order (emitMu)
 	eventsOver bool            // Close detached the calls in flight: emit nothing more (emitMu)
@@ -218,8 +222,12 @@ type Bridge struct {
 
 // entry is one submitted sub-call.
 type entry struct {
-	call      registry.Call
-	settle    func(jsonv.Value, error)
+	call   registry.Call
+	settle func(jsonv.Value, error)
+	// run is the context the runtime passed with the call: done once the run has ended, when
+	// the program can no longer see the call's outcome.
+	run       context.Context
+	seq       int // submission order, from 1
 	exclusive bool
 	prep      *registry.Prepared
 	account   *membudget.Account // of Options.Memory, from start to commit (nil without one)
@@ -260,8 +268,9 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 		jobs: make(chan *entry), quit: make(chan struct{}), gone: make(chan struct{})}, nil
 }
 
-// Namespace returns the tools namespace for the runtime: one function per bound tool, and the
-// ToolCallError class with its toolName member.
+// Namespace returns the tools namespace for the runtime: one function per bound tool, the
+// ToolCallError class with its toolName member, and "tool" as what a member is called (a call
+// of a missing one fails with "tools.x is not a tool (did you mean y?)").
 func (b *Bridge) Namespace() jsruntime.Namespace {
 	fns := make([]jsruntime.Function, len(b.opts.Tools))
 	for i, name := range b.opts.Tools {
@@ -271,11 +280,12 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 		Global:     "tools",
 		Functions:  fns,
 		ErrorClass: &jsruntime.ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"},
+		MemberNoun: "tool",
 	}
 }
 
 func (b *Bridge) binding(name string) jsruntime.HostFunc {
-	return func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+	return func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
 		b.mu.Lock()
 		defer b.mu.Unlock()
 		if b.closing || b.ctx.Err() != nil {
@@ -298,6 +308,8 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 				Parent:     b.opts.Token,
 			},
 			settle: settle,
+			run:    run,
+			seq:    b.counter,
 		})
 		b.kick()
 	}
@@ -454,8 +466,10 @@ func (b *Bridge) drive() *entry {
 		e := b.pending[0]
 		if b.ctx.Err() != nil {
 			popFront(&b.pending)
+			err := b.overError("%s tool call abandoned", e.call.Name)
+			b.noteUnseen(e, "", false)
 			b.mu.Unlock()
-			e.settle(jsonv.Value{}, b.overError("%s tool call abandoned", e.call.Name))
+			e.settle(jsonv.Value{}, err)
 			b.mu.Lock()
 			continue
 		}
@@ -514,19 +528,81 @@ func (b *Bridge) commit(e *entry) {
 	defer e.account.Close()
 	res := e.prep.Finish()
 	b.forward(res)
+	// Whether the program can still see the outcome is decided before settling: once settled,
+	// the program may react and return, ending the run, which does not make the outcome unseen.
+	unseen := res.IsError && e.run != nil && e.run.Err() != nil
 	switch {
 	case b.ctx.Err() != nil:
 		e.settle(jsonv.Value{}, b.overError("%s result discarded", e.call.Name))
 	case res.IsError:
-		msg := registry.TextOf(res.Content)
-		if res.Err != nil {
-			msg = res.Err.Message
-		}
-		e.settle(jsonv.Value{}, errors.New(msg))
+		e.settle(jsonv.Value{}, errors.New(failureMessage(res)))
 	default:
 		e.settle(res.Value, nil)
 	}
+	if unseen {
+		b.mu.Lock()
+		b.noteUnseen(e, failureMessage(res), true)
+		b.mu.Unlock()
+	}
 	b.log(e, res)
+}
+
+// failureMessage is the message of a failed call's result, as the program's rejection has it.
+func failureMessage(res registry.Result) string {
+	if res.Err != nil {
+		return res.Err.Message
+	}
+	return registry.TextOf(res.Content)
+}
+
+// Unseen is a failed sub-call whose outcome the program never saw: the run had ended (the
+// program returned without awaiting it) before the call settled.
+type Unseen struct {
+	// SubCallID is the sub-call's id ("<outer>:code:<n>").
+	SubCallID string
+	// Call is the call as the program wrote it: tools.read_file, or tools["my-tool"].
+	Call string
+	// Started is false for a call that was still queued when the run ended and never ran.
+	Started bool
+	// Message is the failure of a started call: the tool's error, or how the end of the run
+	// cancelled or detached it.
+	Message string
+	seq     int
+}
+
+// noteUnseen records e's failure when the run that made e has ended, so the program will not
+// see it. Callers hold mu.
+func (b *Bridge) noteUnseen(e *entry, msg string, started bool) {
+	if e.run == nil || e.run.Err() == nil || b.detached.Load() {
+		return // the program sees it, or detach has recorded it
+	}
+	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: callPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
+}
+
+// Unseen returns the failures of sub-calls that settled after the run had ended, in
+// submission order: calls the program never awaited that failed, were cancelled by the end of
+// the run, never started, or were detached. Call it after Close, when every call has settled.
+func (b *Bridge) Unseen() []Unseen {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := slices.Clone(b.unseen)
+	slices.SortStableFunc(out, func(x, y Unseen) int { return x.seq - y.seq })
+	return out
+}
+
+// callPath is how a program names tool name: tools.name, or tools["name"] when the name is not
+// an identifier.
+func callPath(name string) string {
+	for i, c := range name {
+		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return "tools[" + strconv.Quote(name) + "]"
+	}
+	if name == "" {
+		return `tools[""]`
+	}
+	return "tools." + name
 }
 
 // forward carries what the model should see of res through the outer invocation, unless the
@@ -719,12 +795,26 @@ func (b *Bridge) detach() {
 	open := b.open
 	b.open, b.eventsOver = nil, true
 	for _, ev := range open {
-		msg := fmt.Sprintf("run_code run is over (%s); %s did not stop within %v of the end of the run and was detached: its result will be discarded", reason, ev.Name, b.opts.DrainGrace)
+		msg := b.detachedMessage(reason, ev.Name)
 		b.opts.Events(Event{Type: EventSettle, RootCallID: ev.RootCallID, ParentCallID: ev.ParentCallID, SubCallID: ev.SubCallID, Name: ev.Name, Arguments: ev.Arguments,
 			IsError: true, Content: []registry.Content{registry.TextContent(msg)}})
 	}
 	b.emitMu.Unlock()
+	// The calls started and not committed are the detached ones (the events list them only
+	// when there is a listener).
+	b.mu.Lock()
+	for _, e := range b.commits {
+		if e.run != nil && e.run.Err() != nil {
+			b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: callPath(e.call.Name), Started: true, Message: b.detachedMessage(reason, e.call.Name), seq: e.seq})
+		}
+	}
+	b.mu.Unlock()
 	b.opts.Logger.Warn(fmt.Sprintf("run_code %s: sub-calls still in flight (%d bodies running) did not stop within %v of the end of the run; detached: their goroutines end when they return", b.opts.CallID, running, b.opts.DrainGrace))
+}
+
+// detachedMessage is the outcome of call name, detached when the run was over for reason.
+func (b *Bridge) detachedMessage(reason, name string) string {
+	return fmt.Sprintf("run_code run is over (%s); %s did not stop within %v of the end of the run and was detached: its result will be discarded", reason, name, b.opts.DrainGrace)
 }
 
 // Wait blocks until every goroutine the Bridge started has ended, including the bodies Close

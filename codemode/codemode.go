@@ -203,6 +203,12 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	if err != nil {
 		return jsonv.Value{}, err
 	}
+	// Drain now, so that the calls the program left running have settled, and report those
+	// that failed unseen (DECISIONS row 8).
+	b.Close()
+	if res.Error == nil {
+		res.Logs = append(res.Logs, unseenLines(b.Unseen())...)
+	}
 	if res.Error != nil {
 		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs}
 		return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
@@ -252,6 +258,39 @@ const catalogDeclaration = "\ndeclare const " + sdkgen.CatalogGlobal + `: {
   search(query: string | { query: string; limit?: number }): Promise<{ name: string; description: string }[]>;
 };
 `
+
+// Limits of the lines that report failures the program never saw.
+const (
+	maxUnseenLines   = 10
+	maxUnseenMessage = 500 // bytes of one failure's message
+)
+
+// unseenLines renders the failures of sub-calls the program never awaited and that settled
+// after it returned, as the unhandled rejections they are: "Unhandled rejection: <message>
+// (tools.x; the program returned before this call settled)", or "Unhandled rejection: tools.x
+// never ran: the program returned before it started" for a call still queued. At most
+// maxUnseenLines lines, then one that counts the rest; each message is cut at
+// maxUnseenMessage bytes, so the lines stay small beside the output limit they are not
+// charged to.
+func unseenLines(unseen []bridge.Unseen) []string {
+	var lines []string
+	for i, u := range unseen {
+		if i == maxUnseenLines {
+			lines = append(lines, fmt.Sprintf("Unhandled rejection: %d more calls the program did not await failed", len(unseen)-i))
+			break
+		}
+		if !u.Started {
+			lines = append(lines, "Unhandled rejection: "+u.Call+" never ran: the program returned before it started")
+			continue
+		}
+		msg := u.Message
+		if len(msg) > maxUnseenMessage {
+			msg = strings.ToValidUTF8(msg[:maxUnseenMessage], "") + "…"
+		}
+		lines = append(lines, "Unhandled rejection: "+msg+" ("+u.Call+"; the program returned before this call settled)")
+	}
+	return lines
+}
 
 // Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
 // without "result" when the program returned nothing.

@@ -1,12 +1,15 @@
 package jsruntime
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"github.com/dop251/goja"
+	"github.com/runcode-dev/runcode/internal/suggest"
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
@@ -71,9 +74,106 @@ func (rl *realm) buildBindings(nss []Namespace) ([]goja.Value, error) {
 			_ = f.DefineDataProperty("name", vm.ToValue(fn.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			_ = obj.DefineDataProperty(fn.Name, f, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 		}
-		objects = append(objects, obj)
+		objects = append(objects, rl.namespaceProxy(i, obj))
 	}
 	return append(objects, classes...), nil
+}
+
+// namespaceProxy is what the program sees of namespace i's object: a proxy that reads the
+// object unchanged and, when a lookup misses, records the name for the failure message of a
+// program that calls it (see run.explainMissing). Looking up a missing member still gives
+// undefined, so probing (typeof tools.x, tools.x?.()) keeps its meaning.
+func (rl *realm) namespaceProxy(i int, obj *goja.Object) *goja.Object {
+	proxy := rl.vm.NewProxy(obj, &goja.ProxyTrapConfig{Get: func(target *goja.Object, name string, _ goja.Value) goja.Value {
+		v := target.Get(name)
+		if v == nil && rl.owner != nil {
+			rl.owner.noteMissing(i, name)
+		}
+		return v
+	}})
+	p := rl.vm.ToValue(proxy).(*goja.Object)
+	rl.namespaces = append(rl.namespaces, namespaceObject{proxy: p, target: obj})
+	return p
+}
+
+// namespaceObject is a namespace's proxy and the object behind it.
+type namespaceObject struct{ proxy, target *goja.Object }
+
+// namespaceTarget returns the object behind o when o is one of the realm's namespace proxies.
+func (rl *realm) namespaceTarget(o *goja.Object) (*goja.Object, bool) {
+	for _, ns := range rl.namespaces {
+		if ns.proxy == o {
+			return ns.target, true
+		}
+	}
+	return nil, false
+}
+
+// thrownOnLine reports whether the first frame of thrown's stack is on line of the program.
+func thrownOnLine(thrown *goja.Object, line int) bool {
+	stack := thrown.Get("stack")
+	if isNullish(stack) {
+		return false
+	}
+	_, frame, _ := strings.Cut(jsString(stack), "\n\tat ")
+	frame, _, _ = strings.Cut(frame, "\n")
+	if _, pos, ok := strings.Cut(frame, "("); ok && !strings.HasPrefix(frame, sourceFile) {
+		frame = pos // "fn (main.ts:…)"
+	}
+	return strings.HasPrefix(frame, sourceFile+":"+strconv.Itoa(line)+":")
+}
+
+// maxMissing is how many missed lookups a run remembers for its failure message.
+const maxMissing = 8
+
+// missingMember is a lookup of a member namespace ns lacks, on line of the program.
+type missingMember struct {
+	ns   int
+	name string
+	line int
+}
+
+// noteMissing remembers a missed lookup of name in namespace ns (the latest maxMissing).
+func (r *run) noteMissing(ns int, name string) {
+	if len(r.missing) == maxMissing {
+		r.missing = append(r.missing[:0], r.missing[1:]...)
+	}
+	line := -1
+	if frames := r.vm.CaptureCallStack(1, nil); len(frames) == 1 {
+		if p := frames[0].Position(); p.Filename == sourceFile {
+			line = p.Line
+		}
+	}
+	r.missing = append(r.missing, missingMember{ns, name, line})
+}
+
+// explainMissing rewrites goja's "Object has no member 'x'", the TypeError of a call of a
+// missing member, in msg (the rendering of thrown) when it follows a missed lookup of x on a
+// namespace on the line where it was thrown: "tools.x is not a tool (did you mean y?)", naming
+// the closest members.
+func (r *run) explainMissing(thrown *goja.Object, msg string) string {
+	if len(r.missing) == 0 {
+		return msg
+	}
+	message := jsString(thrown.Get("message"))
+	for i := len(r.missing) - 1; i >= 0; i-- {
+		m := r.missing[i]
+		if message != "Object has no member '"+m.name+"'" || !thrownOnLine(thrown, m.line) {
+			continue
+		}
+		ns := &r.req.Bindings[m.ns]
+		names := make([]string, len(ns.Functions))
+		for j, fn := range ns.Functions {
+			names[j] = fn.Name
+		}
+		noun := ns.MemberNoun
+		if noun == "" {
+			noun = "function"
+		}
+		explained := memberPath(ns.Global, m.name) + " is not a " + noun + suggest.Phrase(suggest.Closest(m.name, names), func(s string) string { return s })
+		return strings.Replace(msg, message, explained, 1)
+	}
+	return msg
 }
 
 // bindingFunc is the JavaScript side of function j of namespace i: it snapshots its one
@@ -92,12 +192,20 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
+			site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
+			if err := r.setCallSiteStack(reason, &site); err != nil {
+				panic(err)
+			}
 			if err := reject(reason); err != nil {
 				panic(err)
 			}
 			return r.vm.ToValue(promise)
 		}
 		r.pending++
+		// Where the program made the call: the rejection, created later on the loop with no
+		// program frame on the stack, names it (see setCallSiteStack). Only the frames are kept
+		// per call; the rest of the call site is known when it fails.
+		frames := r.vm.CaptureCallStack(callSiteDepth, nil)
 		var settled atomic.Bool
 		settle := func(v jsonv.Value, herr error) {
 			if !settled.CompareAndSwap(false, true) {
@@ -111,6 +219,10 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 				if herr != nil {
 					reason, err := r.newError(class, fn.Name, herr.Error())
 					if err != nil {
+						return err
+					}
+					site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: frames}
+					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
 					return reject(reason)
@@ -151,4 +263,86 @@ func (r *run) newError(class *goja.Object, member, message string) (goja.Value, 
 		return r.vm.New(r.intr.errorCtor, r.vm.ToValue(message))
 	}
 	return r.vm.New(class, r.vm.ToValue(member), r.vm.ToValue(message))
+}
+
+// callSiteDepth bounds the frames a binding call remembers for its rejection's stack.
+const callSiteDepth = 10
+
+// callSite is where the program called a binding function: the namespace's global, the
+// member's name, and the call stack at the call (most recent first; goja's frame of the
+// binding function itself, which has no program position, among them).
+type callSite struct {
+	ns, member string
+	frames     []goja.StackFrame
+}
+
+// setCallSiteStack replaces the stack of reason, a rejection created on the loop, where goja
+// recorded only the error class's constructor, with the binding call and the program's frames
+// at the call:
+//
+//	ToolCallError: <message>
+//		at tools.read_file
+//		at main.ts:3:17(12)
+//
+// so that an uncaught rejection names the call and the program's own line. It also remembers
+// the call ("tools.read_file, main.ts:3:17") for the line of an unhandled rejection.
+func (r *run) setCallSiteStack(reason goja.Value, site *callSite) error {
+	o, ok := reason.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString(jsString(o.Get("name")))
+	if msg := jsString(o.Get("message")); msg != "" {
+		b.WriteString(": ")
+		b.WriteString(msg)
+	}
+	where := memberPath(site.ns, site.member)
+	b.WriteString("\n\tat ")
+	b.WriteString(where)
+	placed := false
+	for i := range site.frames {
+		f := &site.frames[i]
+		p := f.Position()
+		if p.Filename != sourceFile {
+			continue // the binding function's own frame, or the realm's guards
+		}
+		if !placed {
+			where += ", " + fixLineOneColumns(fmt.Sprintf("%s:%d:%d", sourceFile, p.Line, p.Column), r.lineOneShift)
+			placed = true
+		}
+		b.WriteString("\n\tat ")
+		f.Write(&b)
+	}
+	b.WriteByte('\n')
+	if r.callSites == nil {
+		r.callSites = map[*goja.Object]string{}
+	}
+	r.callSites[o] = where
+	return o.DefineDataProperty("stack", r.vm.ToValue(b.String()), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// memberPath is how a program names member of the namespace global: tools.read_file, or
+// tools["my-tool"] when the name is not an identifier.
+func memberPath(global, member string) string {
+	if isIdentifier(member) {
+		return global + "." + member
+	}
+	return global + "[" + strconv.Quote(member) + "]"
+}
+
+// isIdentifier reports whether s is an ASCII JavaScript identifier name (a conservative test:
+// other names are written with brackets, which is always right).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }

@@ -84,7 +84,11 @@ func (in *inspector) format(v goja.Value, depth int) string {
 		return formatFunction(o)
 	}
 	if o.ExportType() == proxyType {
-		return "[Proxy]"
+		target, ok := in.r.realm.namespaceTarget(o)
+		if !ok {
+			return "[Proxy]"
+		}
+		o = target // a namespace object shows its members
 	}
 	if in.r.isError(o) {
 		if stack := o.Get("stack"); !isNullish(stack) {

@@ -324,7 +324,7 @@ func TestUnhandledRejectionIsLogged(t *testing.T) {
 	res := run(t, g, `tools.fail({}); await tools.echo({}); Promise.reject(new Error("handled")).catch(() => {}); return 1`,
 		toolsNamespace(failing("fail", "nope"), echo("echo")))
 	wantValue(t, res, `1`)
-	if want := []string{"Unhandled rejection: nope"}; fmt.Sprint(res.Logs) != fmt.Sprint(want) {
+	if want := []string{"Unhandled rejection: nope (tools.fail, main.ts:1:11)"}; fmt.Sprint(res.Logs) != fmt.Sprint(want) {
 		t.Fatalf("logs = %q, want %q", res.Logs, want)
 	}
 }

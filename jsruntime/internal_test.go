@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLedgerKeepsTheFittingPrefixOfTheFirstOverflowingLine(t *testing.T) {
@@ -137,6 +138,23 @@ func BenchmarkNewRealm(b *testing.B) {
 	for b.Loop() {
 		if _, err := newRealm(g.cfg, g.prelude, nss, "x"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The wait for calls a program left pending ends at least settleGrace before the wall-clock
+// ceiling, so that it never turns a program that returned in time into a timeout.
+func TestSettleWaitEndsBeforeWallCeiling(t *testing.T) {
+	for remaining, want := range map[time.Duration]time.Duration{
+		time.Minute:                    settleGrace,
+		2 * settleGrace:                settleGrace,
+		settleGrace + time.Millisecond: time.Millisecond,
+		settleGrace:                    0,
+		time.Millisecond:               0,
+		-time.Second:                   0,
+	} {
+		if got := settleWait(remaining); got != want {
+			t.Errorf("settleWait(%v) = %v, want %v", remaining, got, want)
 		}
 	}
 }

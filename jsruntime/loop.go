@@ -60,10 +60,14 @@ type run struct {
 	shape string
 
 	// Loop-goroutine state.
-	pending    int           // host calls not yet settled on the loop
-	busy       time.Duration // time spent running JavaScript
-	budget     *time.Timer   // enter's compute-budget timer
-	rejections []*goja.Promise
+	wallDeadline time.Time     // when the wall-clock ceiling stops the run
+	pending      int           // host calls not yet settled on the loop
+	busy         time.Duration // time spent running JavaScript
+	budget       *time.Timer   // enter's compute-budget timer
+	rejections   []*goja.Promise
+	missing      []missingMember // the latest lookups of members a namespace lacks
+	// callSites name the binding call of each rejection reason made (see setCallSiteStack).
+	callSites map[*goja.Object]string
 }
 
 func newRun(ctx context.Context, g *Goja, req Request, led *ledger, rl *realm) *run {
@@ -89,6 +93,7 @@ func newRun(ctx context.Context, g *Goja, req Request, led *ledger, rl *realm) *
 // execute runs prg (the compiled program) to completion and builds the result.
 func (r *run) execute(prg *goja.Program) Result {
 	defer r.cancel()
+	r.wallDeadline = time.Now().Add(r.cfg.WallCeiling)
 	wallMs := r.cfg.WallCeiling.Milliseconds()
 	r.timers.Add(2)
 	wall := time.AfterFunc(r.cfg.WallCeiling, func() {
@@ -346,18 +351,64 @@ func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
 		}
 		return jsonv.Value{}, &Failure{Kind: KindException, Message: msg}
 	}
-	if goja.IsUndefined(result) {
-		return jsonv.Value{}, nil
-	}
 	var value jsonv.Value
-	var convErr error
-	if err := r.enter(func() error { value, convErr = r.exportJSON(result); return nil }); err != nil {
-		return jsonv.Value{}, r.failureOf(err)
+	if !goja.IsUndefined(result) {
+		var convErr error
+		if err := r.enter(func() error { value, convErr = r.exportJSON(result); return nil }); err != nil {
+			return jsonv.Value{}, r.failureOf(err)
+		}
+		if convErr != nil {
+			return jsonv.Value{}, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, convErr, "result")}
+		}
 	}
-	if convErr != nil {
-		return jsonv.Value{}, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, convErr, "result")}
+	if f := r.settleLeftovers(); f != nil {
+		return jsonv.Value{}, f
 	}
 	return value, nil
+}
+
+// settleGrace is how long a run that succeeded waits for the host calls its program left
+// pending (calls it never awaited) before it ends: a call that fails within it is reported as
+// an unhandled rejection. It is short, since it delays the end of every run that leaves a call
+// pending; a call still pending after it is the host's to report (the host context is
+// cancelled when the run ends).
+const settleGrace = 100 * time.Millisecond
+
+// settleWait is how long a run whose wall-clock ceiling is remaining away waits for the calls
+// its program left pending: settleGrace, cut so that the wait ends at least settleGrace before
+// the ceiling, and so never turns a program that returned in time into a timeout.
+func settleWait(remaining time.Duration) time.Duration {
+	return max(min(settleGrace, remaining-settleGrace), 0)
+}
+
+// settleLeftovers runs the loop, after the program's completion value has been taken, until
+// no host call is pending or the settle wait (settleWait) has passed. The settles run the
+// program's reactions as any other job, under the same budgets.
+func (r *run) settleLeftovers() *Failure {
+	wait := settleWait(time.Until(r.wallDeadline))
+	if r.pending == 0 || wait == 0 {
+		return nil
+	}
+	grace := time.NewTimer(wait)
+	defer grace.Stop()
+	for r.pending > 0 {
+		job, f := r.next()
+		if f != nil {
+			return f
+		}
+		if job != nil {
+			if err := r.enter(job); err != nil {
+				return r.failureOf(err)
+			}
+			continue
+		}
+		select {
+		case <-r.wake:
+		case <-grace.C:
+			return nil
+		}
+	}
+	return r.recorded()
 }
 
 // withPlace appends to msg where a value failed to cross the boundary, when err says.
@@ -409,12 +460,17 @@ func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation)
 	}
 }
 
-// reportUnhandledRejections logs one line per rejection that was never handled.
+// reportUnhandledRejections logs one line per rejection that was never handled:
+// "Unhandled rejection: <message>", and for the rejection of a binding call, the call and
+// where the program made it: "Unhandled rejection: <message> (tools.read_file, main.ts:3:17)".
 func (r *run) reportUnhandledRejections() {
 	for _, p := range r.rejections {
 		var msg string
 		if err := r.enter(func() error { msg = r.renderReason(p.Result()); return nil }); err != nil {
 			return
+		}
+		if o, ok := p.Result().(*goja.Object); ok && r.callSites[o] != "" {
+			msg += " (" + r.callSites[o] + ")"
 		}
 		r.log(unhandledRejected + msg)
 	}
@@ -460,10 +516,11 @@ func (r *run) render(v goja.Value, withStack bool) string {
 			if withStack {
 				if stack := o.Get("stack"); !isNullish(stack) {
 					msg = fixLineOneColumns(strings.TrimSuffix(jsString(stack), "\n"), r.lineOneShift) // goja ends stacks with a newline
+					msg = r.explainMissing(o, msg)
 					return
 				}
 			}
-			msg = jsString(o.Get("message"))
+			msg = r.explainMissing(o, jsString(o.Get("message")))
 			return
 		}
 		msg = jsString(v)

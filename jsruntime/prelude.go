@@ -67,6 +67,8 @@ type realm struct {
 	regexpSource goja.Value
 	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
 	generatorsGuarded bool
+	// namespaces are the namespace objects built in the realm (see namespaceProxy).
+	namespaces []namespaceObject
 }
 
 // newRealm creates a goja.Runtime and installs the prelude: size guards, the regexp timeout

@@ -439,7 +439,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	}
 	wire := make([]wireNamespace, len(req.Bindings))
 	for i, ns := range req.Bindings {
-		wire[i] = wireNamespace{Global: ns.Global, ErrorClass: ns.ErrorClass, Functions: make([]string, len(ns.Functions))}
+		wire[i] = wireNamespace{Global: ns.Global, ErrorClass: ns.ErrorClass, MemberNoun: ns.MemberNoun, Functions: make([]string, len(ns.Functions))}
 		for j, fn := range ns.Functions {
 			wire[i].Functions[j] = fn.Name
 		}

@@ -88,10 +88,16 @@ import (
 // program makes the calls, with the argument already checked to be lossless JSON. It must not
 // block: it starts the work and reports the outcome by calling settle exactly once, from any
 // goroutine, at any time (a settle after the run ended is ignored). A non-nil error rejects the
-// program's promise with the namespace's error class and the error's message. With a nil error,
-// a value that cannot reach the program as lossless JSON (Undefined, nested deeper than
+// program's promise with the namespace's error class and the error's message; the rejection's
+// stack names the call (tools.read_file) and the program's frames where it was made. With a nil
+// error, a value that cannot reach the program as lossless JSON (Undefined, nested deeper than
 // jsonv.MaxDepth, text that is not valid UTF-8) rejects it with "binding resolution must be
 // lossless JSON" (and the place, when there is one).
+//
+// A run whose program succeeded while calls it never awaited are still pending waits up to
+// 100ms for them before it ends, so that one failing at once is reported with the other
+// unhandled rejections ("Unhandled rejection: <message> (tools.x, main.ts:LINE:COL)"); the
+// outcome of a call settled after that is the host's to report.
 //
 // ctx is the run's context; it is cancelled when the run ends.
 type HostFunc func(ctx context.Context, args jsonv.Value, settle func(jsonv.Value, error))
@@ -115,6 +121,10 @@ type Namespace struct {
 	Global     string
 	Functions  []Function
 	ErrorClass *ErrorClass // nil: rejections are plain Errors
+	// MemberNoun is what a member is called in the failure of a program that calls one the
+	// namespace lacks: "tool" gives "TypeError: tools.red_file is not a tool (did you mean
+	// read_file?)". Empty means "function".
+	MemberNoun string
 }
 
 // Request is one program to run.

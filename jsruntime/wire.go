@@ -84,6 +84,7 @@ type wireNamespace struct {
 	Global     string
 	Functions  []string
 	ErrorClass *ErrorClass
+	MemberNoun string
 }
 
 // errFrameTooLarge reports a frame whose body does not fit the 32-bit length prefix.
@@ -106,6 +107,7 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 				dst = appendString(dst, ns.ErrorClass.Name)
 				dst = appendString(dst, ns.ErrorClass.MemberNameProperty)
 			}
+			dst = appendString(dst, ns.MemberNoun)
 			dst = binary.AppendUvarint(dst, uint64(len(ns.Functions)))
 			for _, fn := range ns.Functions {
 				dst = appendString(dst, fn)
@@ -500,6 +502,7 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 			default:
 				d.fail("bad error class")
 			}
+			ns.MemberNoun = d.string()
 			fns := d.count(1)
 			for j := 0; j < fns && d.err == nil; j++ {
 				ns.Functions = append(ns.Functions, d.string())

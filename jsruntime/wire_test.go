@@ -22,7 +22,7 @@ func sampleFrames() []*frame {
 		{T: frameReady},
 		{T: frameStarted},
 		{T: frameRun, Program: "return 1 // \xff", Bindings: []wireNamespace{
-			{Global: "tools", Functions: []string{"a", "__proto__", ""}, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}},
+			{Global: "tools", Functions: []string{"a", "__proto__", ""}, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: "tool"},
 			{Global: "other"},
 		}},
 		{T: frameCall, ID: math.MaxUint64, NS: 1, Fn: "echo", Value: value},

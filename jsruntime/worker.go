@@ -451,7 +451,7 @@ func (w *workerServer) abort(reason string) {
 func (w *workerServer) run(ctx context.Context, f *frame) {
 	nss := make([]Namespace, len(f.Bindings))
 	for i, wn := range f.Bindings {
-		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass}
+		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass, MemberNoun: wn.MemberNoun}
 		for _, name := range wn.Functions {
 			nss[i].Functions = append(nss[i].Functions, Function{Name: name, Call: w.forward(i, name)})
 		}

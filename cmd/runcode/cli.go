@@ -18,6 +18,7 @@ import (
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/suggest"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
@@ -31,7 +32,7 @@ import (
 const usage = `runcode runs TypeScript programs against tools, the way an agent in Code Mode does.
 
 Usage:
-  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
+  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] [--compact] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
   runcode check [SOURCES] PROGRAM                                     typecheck PROGRAM against the tools' SDK (needs tsc)
   runcode init  [SOURCES] [DIR]                                       write DIR/tools.d.ts + DIR/tsconfig.json for editors
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
@@ -45,9 +46,13 @@ Sources (combine freely; with none, the workspace tools rooted at the current di
   --mcp-url URL     an MCP server over streamable HTTP; repeatable
   --workspace DIR   the built-in workspace file tools rooted at DIR
 
-Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, and
-  --isolation process|inprocess (default process: each program runs in a worker process that
+Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, --max-write,
+  and --isolation process|inprocess (default process: each program runs in a worker process that
   contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
+  Durations use Go syntax (30s, 500ms, 10m); sizes are plain bytes or KiB/MiB/GiB (64MiB).
+
+--compact (run and serve) presents the tools compactly, as sdk --compact prints them, so that
+programs get the catalog helpers whatever the tool count.
 
 Signals: a first SIGINT/SIGTERM aborts a run (serve: stops starting runs and lets those in
 flight finish for up to --drain-timeout, then aborts them); a second one exits at once (status
@@ -66,6 +71,23 @@ type cli struct {
 	stderr io.Writer
 	// wrapRuntime, when set (by tests only), wraps each runtime a command opens.
 	wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime
+	// compact is --compact of run and serve (see registerCompact).
+	compact bool
+}
+
+// registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
+// whatever their number, so that programs get the catalog helpers.
+func (c *cli) registerCompact(fs *flag.FlagSet) {
+	fs.BoolVar(&c.compact, "compact", false, "present the tools compactly (as sdk --compact), so that programs get the catalog helpers whatever the tool count")
+}
+
+// compactAbove is codemode.Options.CompactAbove for --compact: 1 compacts every section (each
+// is longer than one byte); 0 leaves the choice to the section's size.
+func (c *cli) compactAbove() int {
+	if c.compact {
+		return 1
+	}
+	return 0
 }
 
 // usageError is a bad command line (exit status 2).
@@ -129,17 +151,20 @@ func version() string {
 }
 
 // parseInterleaved parses flags that may come before or after the positional arguments. Asked
-// for help, it prints the command's usage on stdout.
+// for help, it prints the command's usage on stdout. A bad flag is a one-line usage error (see
+// flagError).
 func (c *cli) parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	for _, a := range args {
 		if a == "-h" || a == "-help" || a == "--help" {
 			fs.SetOutput(c.stdout)
 		}
 	}
+	var problem string
+	checkFlags(fs, &problem)
 	var positional []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			return nil, explainFlagError(err, fs, problem)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -150,32 +175,39 @@ func (c *cli) parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error
 	}
 }
 
+// newFlagSet returns the flag set of command name. Its output is discarded (parse errors
+// become one-line usage errors, see flagError) until parseInterleaved sees a request for help,
+// which prints the usage on stdout.
 func newFlagSet(c *cli, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: runcode %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+		printFlags(fs.Output(), fs)
 	}
 	return fs
 }
 
-// flagError turns a flag parse error into a usage error (help stays help).
+// flagError turns a flag parse error into a usage error (help stays help; parseInterleaved's
+// errors are usage errors already).
 func flagError(err error) error {
-	if errors.Is(err, flag.ErrHelp) {
+	var ue *usageError
+	var fe *flagUsageError
+	if errors.Is(err, flag.ErrHelp) || errors.As(err, &ue) || errors.As(err, &fe) {
 		return err
 	}
 	return &usageError{err.Error()}
 }
 
 func (c *cli) runCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] PROGRAM")
+	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] [--compact] PROGRAM")
 	var src sources
 	src.register(fs)
 	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
+	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -363,7 +395,7 @@ func (t *traceWriter) err() error {
 }
 
 func (c *cli) sdkCmd(args []string) error {
-	fs := newFlagSet(c, "sdk", "[SOURCES] [-o FILE]")
+	fs := newFlagSet(c, "sdk", "[SOURCES] [-o FILE] [--compact]")
 	var src sources
 	src.register(fs)
 	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
@@ -701,21 +733,21 @@ func (l *limits) register(fs *flag.FlagSet) {
 func (l *limits) validate() error {
 	switch {
 	case l.timeout <= 0:
-		return &usageError{"--timeout must be positive"}
+		return &flagUsageError{"--timeout must be positive"}
 	case l.cpu <= 0:
-		return &usageError{"--cpu must be positive"}
+		return &flagUsageError{"--cpu must be positive"}
 	case l.maxOutput < 4:
-		return &usageError{"--max-output must be at least 4 bytes"}
+		return &flagUsageError{"--max-output must be at least 4 bytes"}
 	case l.maxParallel < 1:
-		return &usageError{"--max-parallel must be a positive integer"}
+		return &flagUsageError{"--max-parallel must be a positive integer"}
 	case l.memory <= 0:
-		return &usageError{"--memory must be positive"}
+		return &flagUsageError{"--memory must be positive"}
 	case l.maxWrite <= 0:
-		return &usageError{"--max-write must be positive"}
+		return &flagUsageError{"--max-write must be positive"}
 	case l.isolation == "process":
 		// valid: NewProcessPool takes --memory as each worker's memory limit
 	case l.isolation != "inprocess":
-		return &usageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation)}
+		return &flagUsageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation) + suggest.Phrase(suggest.Closest(l.isolation, []string{"process", "inprocess"}), func(s string) string { return s })}
 	}
 	return nil
 }
@@ -810,7 +842,7 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		rt = c.wrapRuntime(rt)
 	}
 	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources, checker: checker}
-	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory()}
+	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory(), CompactAbove: c.compactAbove()}
 	if checker != nil {
 		opts.TypeChecker = checker
 	}
@@ -828,8 +860,8 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 // byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.
 type byteSize int64
 
-// String formats the size in bytes.
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String formats the size as a user writes it: 64MiB, or plain bytes.
+func (b *byteSize) String() string { return formatSize(int64(*b)) }
 
 // Set parses bytes or a KiB/MiB/GiB size.
 func (b *byteSize) Set(s string) error {
@@ -846,7 +878,7 @@ func (b *byteSize) Set(s string) error {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n < 0 || n > (1<<62)/mult {
-		return fmt.Errorf("invalid size %q (use bytes or KiB/MiB/GiB)", s)
+		return fmt.Errorf("invalid size %q (use plain bytes or KiB, MiB or GiB, e.g. 64MiB)", s)
 	}
 	*b = byteSize(n * mult)
 	return nil

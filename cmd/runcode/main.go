@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] PROGRAM
+//	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--compact] PROGRAM
 //	runcode sdk   [SOURCES] [-o FILE] [--compact]
 //	runcode tools [SOURCES] [--json]
 //	runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]

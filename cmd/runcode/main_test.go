@@ -197,7 +197,7 @@ func TestSourceAndUsageErrorsExitTwo(t *testing.T) {
 		{"no program", []string{"run"}, []string{"exactly one PROGRAM"}},
 		{"unknown command", []string{"frobnicate"}, []string{`unknown command "frobnicate"`}},
 		{"unknown flag", []string{"run", "--nope", "x.ts"}, []string{"-nope"}},
-		{"bad size", []string{"run", "--max-output", "12XB", "x.ts"}, []string{"invalid size"}},
+		{"bad size", []string{"run", "--max-output", "12XB", "x.ts"}, []string{`invalid --max-output "12XB"`, "KiB, MiB or GiB"}},
 		{"duplicate tool", []string{"tools", "--tools", filepath.Join(dir, "tools.json"), "--tools", filepath.Join(dir, "tools.json")}, []string{`tool "add" is defined by both`}},
 		{"unknown isolation", []string{"run", "--isolation", "vm", filepath.Join(dir, "nothing.ts")}, []string{`--isolation must be inprocess or process, got "vm"`}},
 	}

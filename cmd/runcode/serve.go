@@ -63,20 +63,20 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 func (s *serveFlags) validate(set map[string]bool) error {
 	switch {
 	case s.stdio == (s.addr != ""):
-		return &usageError{"serve needs exactly one of --stdio and --http ADDR"}
+		return &flagUsageError{"serve needs exactly one of --stdio and --http ADDR"}
 	case s.maxMessage < 1<<10:
-		return &usageError{"--max-message must be at least 1KiB"}
+		return &flagUsageError{"--max-message must be at least 1KiB"}
 	case s.sessionTimeout < 0:
-		return &usageError{"--session-timeout must not be negative"}
+		return &flagUsageError{"--session-timeout must not be negative"}
 	case s.maxSessions < 0:
-		return &usageError{"--max-sessions must not be negative"}
+		return &flagUsageError{"--max-sessions must not be negative"}
 	case s.drainTimeout < 0:
-		return &usageError{"--drain-timeout must not be negative"}
+		return &flagUsageError{"--drain-timeout must not be negative"}
 	}
 	if s.stdio {
 		for _, name := range []string{"auth-token-file", "insecure-no-auth", "session-timeout", "max-sessions"} {
 			if set[name] {
-				return &usageError{fmt.Sprintf("--%s applies to --http only", name)}
+				return &flagUsageError{fmt.Sprintf("--%s applies to --http only", name)}
 			}
 		}
 	}
@@ -110,6 +110,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	lim.register(fs)
 	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
 	sf.register(fs)
+	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -154,7 +155,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		}
 	}()
 	gate := mcptools.NewRunGate()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate})
+	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove()})
 	if err != nil {
 		return 0, err
 	}
