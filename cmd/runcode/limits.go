@@ -1,0 +1,197 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/suggest"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/toolsets/workspace"
+	"github.com/runcode-dev/runcode/typecheck"
+)
+
+// limits are the run limits.
+type limits struct {
+	timeout, cpu      time.Duration
+	maxOutput, memory byteSize
+	maxWrite          byteSize
+	maxParallel       int
+	isolation         string
+	// typecheck: typecheck each program against the SDK before it runs (--typecheck);
+	// warmTypecheck (serve) keeps one compiler process for all the runs.
+	typecheck, warmTypecheck bool
+}
+
+func (l *limits) register(fs *flag.FlagSet) {
+	fs.DurationVar(&l.timeout, "timeout", l.timeout, "wall-clock ceiling of the run")
+	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")
+	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
+	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
+	fs.StringVar(&l.isolation, "isolation", l.isolation, "process (a worker process with a hard memory limit; contains crashes) or inprocess (for trusted programs: faster, soft memory limit, a Go fatal error ends the host)")
+	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process; a quarter of it is the run's budget for the data its tool calls hold in this process (reads wait their turn beyond it)")
+	if l.maxWrite == 0 {
+		l.maxWrite = workspace.DefaultMaxWriteBytes
+	}
+	fs.Var(&l.maxWrite, "max-write", "bytes the workspace tools may write in one run, in bytes or KiB/MiB/GiB")
+	fs.BoolVar(&l.typecheck, "typecheck", false, "typecheck each program against the SDK with tsc before it runs; type errors fail the run (kind typecheck) before any tool is called")
+}
+
+func (l *limits) validate() error {
+	switch {
+	case l.timeout <= 0:
+		return &flagUsageError{"--timeout must be positive"}
+	case l.cpu <= 0:
+		return &flagUsageError{"--cpu must be positive"}
+	case l.maxOutput < 4:
+		return &flagUsageError{"--max-output must be at least 4 bytes"}
+	case l.maxParallel < 1:
+		return &flagUsageError{"--max-parallel must be a positive integer"}
+	case l.memory <= 0:
+		return &flagUsageError{"--memory must be positive"}
+	case l.maxWrite <= 0:
+		return &flagUsageError{"--max-write must be positive"}
+	case l.isolation == "process":
+		// valid: NewProcessPool takes --memory as each worker's memory limit
+	case l.isolation != "inprocess":
+		return &flagUsageError{fmt.Sprintf("--isolation must be inprocess or process, got %q", l.isolation) + suggest.Phrase(suggest.Closest(l.isolation, []string{"process", "inprocess"}), func(s string) string { return s })}
+	}
+	return nil
+}
+
+// subCallMemory is each run's budget for the data its tool bodies hold in this process: a
+// quarter of --memory. A run holds at most twice that (see package membudget), and under
+// process isolation its data in flight to the worker is bounded by half of --memory (the
+// pool's MaxInFlightBytes), so this process holds at most --memory of one run's sub-call data.
+func (l *limits) subCallMemory() int64 { return int64(l.memory) / 4 }
+
+// runtime opens the runtime the limits describe.
+func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
+	rt, err := jsruntime.Open(l.isolation, int64(l.memory), jsruntime.Config{ComputeBudget: l.cpu, WallCeiling: l.timeout, MaxOutputBytes: int(l.maxOutput)})
+	if err != nil {
+		return nil, &usageError{err.Error()}
+	}
+	return rt, nil
+}
+
+// openRegistry is a Code Mode registry with the runtime and the tool sources it uses, which the
+// command closes when it ends.
+type openRegistry struct {
+	reg          *registry.Registry
+	rt           jsruntime.ClosableRuntime
+	closeSources func()
+	checker      *typecheck.Checker // --typecheck; nil without
+}
+
+// close stops the runtime (the worker processes of process isolation), waiting for the runs in
+// flight, and then the sources.
+func (o *openRegistry) close() {
+	o.rt.Close()
+	o.closeChecker()
+	o.closeSources()
+}
+
+// closeChecker ends the --typecheck compiler, if any.
+func (o *openRegistry) closeChecker() {
+	if o.checker != nil {
+		o.checker.Close()
+	}
+}
+
+// abandon closes the runtime and the sources while a run that did not stop is still in flight:
+// both at once, since closing the runtime waits for that run, and for at most limit. The
+// caller exits next; what is not closed by then ends with the process.
+func (o *openRegistry) abandon(limit time.Duration) {
+	done := make(chan struct{}, 2) // the closers never block on it, however late they end
+	go func() { o.rt.Close(); done <- struct{}{} }()
+	go func() { o.closeChecker(); o.closeSources(); done <- struct{}{} }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for range 2 {
+		select {
+		case <-done:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// codeModeRegistry loads the sources, opens the runtime the limits describe, installs run_code
+// with the limits' parallelism and presents code, so that run_code is the tool a model (or the
+// CLI) calls.
+func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Event)) (*openRegistry, error) {
+	src.maxWrite = int64(lim.maxWrite)
+	var checker *typecheck.Checker
+	if lim.typecheck {
+		// Before the sources: without a compiler the command stops (exit 2) with nothing started.
+		chk, err := openTypeChecker(lim.warmTypecheck)
+		if err != nil {
+			return nil, err
+		}
+		checker = chk
+	}
+	reg, closeSources, err := src.load()
+	if err != nil {
+		if checker != nil {
+			checker.Close()
+		}
+		return nil, err
+	}
+	rt, err := lim.runtime()
+	if err != nil {
+		if checker != nil {
+			checker.Close()
+		}
+		closeSources()
+		return nil, err
+	}
+	if c.wrapRuntime != nil {
+		rt = c.wrapRuntime(rt)
+	}
+	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources, checker: checker}
+	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory(), CompactAbove: c.compactAbove()}
+	if checker != nil {
+		opts.TypeChecker = checker
+	}
+	if err := codemode.Install(reg, opts); err != nil {
+		o.close()
+		return nil, err
+	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		o.close()
+		return nil, err
+	}
+	return o, nil
+}
+
+// byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.
+type byteSize int64
+
+// String formats the size as a user writes it: 64MiB, or plain bytes.
+func (b *byteSize) String() string { return formatSize(int64(*b)) }
+
+// Set parses bytes or a KiB/MiB/GiB size.
+func (b *byteSize) Set(s string) error {
+	mult := int64(1)
+	num := strings.TrimSpace(s)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"B", 1}} {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return fmt.Errorf("invalid size %q (use plain bytes or KiB, MiB or GiB, e.g. 64MiB)", s)
+	}
+	*b = byteSize(n * mult)
+	return nil
+}

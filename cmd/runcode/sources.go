@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/toolsets/command"
+	"github.com/runcode-dev/runcode/toolsets/workspace"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+// String joins the values with commas.
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+// Set appends one value.
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+// sources are the tool sources of one invocation.
+type sources struct {
+	manifests stringList
+	mcp       stringList // commands, in shell words
+	mcpURLs   stringList
+	workspace string
+	// maxWrite is the workspace tools' write budget per run; zero means the default.
+	maxWrite int64
+}
+
+// mcpConnectTimeout bounds starting, initializing and listing one MCP server.
+const mcpConnectTimeout = 30 * time.Second
+
+func (s *sources) register(fs *flag.FlagSet) {
+	fs.Var(&s.manifests, "tools", "a tool manifest `FILE` (JSON, or YAML for .yaml/.yml); repeatable")
+	fs.Var(&s.mcp, "mcp", "an MCP server started as `'CMD ARG…'` (shell words) over stdio; repeatable")
+	fs.Var(&s.mcpURLs, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
+	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
+}
+
+// load builds a registry from the sources; with none given, the workspace of the current
+// directory. A tool name defined by two sources is an error naming both. MCP servers are
+// connected here and closed by the returned function.
+func (s *sources) load() (*registry.Registry, func(), error) {
+	type sourced struct {
+		label string
+		tools []registry.Tool
+		live  *liveTools // MCP sources: keeps the registration current
+	}
+	var all []sourced
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	for _, m := range s.manifests {
+		tools, err := command.Load(m)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, sourced{"manifest " + m, tools, nil})
+	}
+	var mcpSources []mcptools.Source
+	for _, line := range s.mcp {
+		argv, err := splitWords(line)
+		if err != nil {
+			closeAll()
+			return nil, nil, &usageError{fmt.Sprintf("--mcp %q: %v", line, err)}
+		}
+		if len(argv) == 0 {
+			closeAll()
+			return nil, nil, &usageError{"--mcp needs a command"}
+		}
+		mcpSources = append(mcpSources, mcptools.Source{Command: argv})
+	}
+	for _, u := range s.mcpURLs {
+		mcpSources = append(mcpSources, mcptools.Source{URL: u})
+	}
+	for _, src := range mcpSources {
+		live := &liveTools{}
+		src.OnToolsChanged = live.update
+		srv, err := connectMCP(src)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		closers = append(closers, srv.Close)
+		live.label = fmt.Sprintf("MCP server %q", srv.Name())
+		all = append(all, sourced{live.label, srv.Tools(), live})
+	}
+	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
+		dir := s.workspace
+		if dir == "" {
+			dir = "."
+		}
+		ws, err := workspace.OpenWith(dir, workspace.Options{MaxWriteBytes: s.maxWrite})
+		if err != nil {
+			return nil, nil, fmt.Errorf("workspace: %w", err)
+		}
+		closers = append(closers, ws.Close)
+		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools(), nil})
+	}
+	reg := registry.New()
+	owner := map[string]string{}
+	for _, src := range all {
+		for _, t := range src.tools {
+			if prev, dup := owner[t.Name]; dup {
+				closeAll()
+				return nil, nil, fmt.Errorf("tool %q is defined by both %s and %s", t.Name, prev, src.label)
+			}
+			owner[t.Name] = src.label
+		}
+		unregister, err := reg.Register(src.tools...)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
+		}
+		if src.live != nil {
+			src.live.attach(reg, unregister, src.tools)
+		}
+	}
+	return reg, closeAll, nil
+}
+
+// liveTools keeps one MCP server's tools in a registry current for long-lived commands
+// (serve): when the server announces a changed tool list, its old registrations are removed and
+// the new tools registered. Programs see the new set from their next run; a run that starts
+// during the swap may miss the server's tools. An announcement that changes nothing is ignored.
+// A change announced before the first registration is missed; failures are logged to stderr and
+// leave the server without tools rather than with stale ones.
+type liveTools struct {
+	mu         sync.Mutex
+	label      string
+	reg        *registry.Registry
+	unregister func()
+	current    string // fingerprint of the registered tools
+}
+
+func (l *liveTools) attach(reg *registry.Registry, unregister func(), tools []registry.Tool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reg, l.unregister, l.current = reg, unregister, fingerprint(tools)
+}
+
+// fingerprint identifies a tool set by what models and programs see of it.
+func fingerprint(tools []registry.Tool) string {
+	var b strings.Builder
+	for _, t := range tools {
+		b.WriteString(t.Name + "\x00" + t.Description + "\x00" + t.Parameters.String() + "\x00" + t.Output.Schema.String() + "\x01")
+	}
+	return b.String()
+}
+
+func (l *liveTools) update(tools []registry.Tool, err error) {
+	if err != nil {
+		slog.Warn("refreshing MCP tools failed", "source", l.label, "error", err)
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.reg == nil || fingerprint(tools) == l.current {
+		return
+	}
+	l.current = fingerprint(tools)
+	l.unregister()
+	l.unregister = func() {}
+	unregister, err := l.reg.Register(tools...)
+	if err != nil {
+		slog.Warn("registering refreshed MCP tools failed", "source", l.label, "error", err)
+		return
+	}
+	l.unregister = unregister
+}
+
+// connectMCP starts or dials one MCP server, bounded by mcpConnectTimeout.
+func connectMCP(src mcptools.Source) (*mcptools.Server, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), mcpConnectTimeout)
+	defer cancel()
+	return mcptools.Connect(ctx, src)
+}
+
+// splitWords splits a command line into words the way a POSIX shell does for plain words:
+// blanks separate words; 'single quotes' keep everything literally; "double quotes" keep
+// everything but a backslash before one of $ ` " \ or a newline; outside quotes a backslash
+// keeps the next character. There is no expansion of variables, globs or substitutions.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\\':
+			inWord = true
+			if i+1 == len(s) {
+				return nil, errors.New("trailing backslash")
+			}
+			i++
+			if s[i] != '\n' { // backslash-newline is a line continuation
+				cur.WriteByte(s[i])
+			}
+		case c == '\'':
+			inWord = true
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+end])
+			i += end + 1
+		case c == '"':
+			inWord = true
+			closed := false
+			for i++; i < len(s); i++ {
+				if s[i] == '"' {
+					closed = true
+					break
+				}
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					i++
+					if s[i] == '\n' {
+						continue
+					}
+				}
+				cur.WriteByte(s[i])
+			}
+			if !closed {
+				return nil, errors.New("unterminated double quote")
+			}
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
