@@ -18,7 +18,7 @@ func TestEmbeddedRunCallsBothGoTools(t *testing.T) {
 		!strings.Contains(out.String(), "\ntool: run_code\n\n") || strings.Contains(out.String(), "tool: get_product") {
 		t.Fatalf("the code presentation is missing from the output:\n%s", out.String())
 	}
-	if !strings.Contains(out.String(), "get_product: {\n    /** Product name. */\n    name: string;\n  };") {
+	if !strings.Contains(out.String(), "  get_product(args: { /** Product name. */ name: string }): Promise<") {
 		t.Fatalf("prompt section lacks the typed get_product arguments:\n%s", out.String())
 	}
 }
