@@ -42,10 +42,11 @@ func callBody(id int, code string) string {
 
 // A stateless handler keeps no session: a call needs no initialize before it, no response names
 // a session, concurrent clients are not held to MaxSessions, nothing is left once they are
-// answered, and GET (the standalone stream, which needs a session) is 405.
+// answered, and GET (the standalone stream, which needs a session) is 405. Cross-origin
+// protection and MaxMessageBytes apply as with sessions.
 func TestStatelessHandlerKeepsNoSessions(t *testing.T) {
 	f := newSrvFixture(t)
-	h, url := serveStateless(t, f, mcptools.NewRunGate(), mcptools.HTTPOptions{Stateless: true, MaxSessions: 1, SessionTimeout: time.Millisecond})
+	h, url := serveStateless(t, f, mcptools.NewRunGate(), mcptools.HTTPOptions{Stateless: true, MaxSessions: 1, SessionTimeout: time.Millisecond, MaxMessageBytes: 4096})
 
 	resp, body := post(t, url, callBody(7, `return (await tools.add({ a: 2, b: 3 })).sum`), map[string]string{"Mcp-Protocol-Version": "2025-06-18"})
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(body, `"text":"5"`) {
@@ -89,6 +90,14 @@ func TestStatelessHandlerKeepsNoSessions(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d sessions live 10s after every request was answered", h.LiveSessions())
 		}
+	}
+
+	// Cross-origin protection and the message cap hold as with sessions.
+	if resp, body := post(t, url, callBody(8, `return 1`), map[string]string{"Sec-Fetch-Site": "cross-site"}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-origin request: %s %q, want 403", resp.Status, body)
+	}
+	if resp, body := post(t, url, callBody(9, "return 1 // "+strings.Repeat("x", 4096)), nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a request over MaxMessageBytes: %s %q, want 413", resp.Status, body)
 	}
 
 	req, _ := http.NewRequest(http.MethodGet, url, nil)

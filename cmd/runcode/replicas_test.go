@@ -478,11 +478,17 @@ func TestStatelessReplicasSurviveADrain(t *testing.T) {
 		draining, drained.refused.Load(), f.noResponse.Load(), refused, drained.answeredInDrain.Load())
 }
 
-// BenchmarkStatelessReplicas measures run_code calls through three stateless replicas behind a
-// round-robin reverse proxy, from 10 concurrent clients (process isolation, each call one
-// workspace write): calls/s and the latency percentiles of a call.
+// BenchmarkStatelessReplicas measures run_code calls through one and three stateless replicas
+// behind a round-robin reverse proxy, from 10 concurrent clients (process isolation, each call
+// one workspace write): calls/s and the latency percentiles of a call.
 func BenchmarkStatelessReplicas(b *testing.B) {
-	const replicas, clients = 3, 10
+	for _, replicas := range []int{1, 3} {
+		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) { benchmarkReplicas(b, replicas) })
+	}
+}
+
+func benchmarkReplicas(b *testing.B, replicas int) {
+	const clients = 10
 	dir := fleetWorkspace(b)
 	f := startFleet(b, replicas, dir)
 	sessions := make([]*mcp.ClientSession, clients)
