@@ -30,6 +30,14 @@ type HTTPOptions struct {
 	// MaxMessageBytes caps one request body (zero: DefaultMaxMessageBytes); a larger one gets
 	// 413.
 	MaxMessageBytes int64
+	// Stateless serves every request on its own (the SDK's stateless streamable handler): no
+	// session outlives a request, so any replica of the server can answer any request, and
+	// SessionTimeout and MaxSessions do not apply (they are ignored). See StatelessDraining for
+	// how a draining replica refuses requests.
+	Stateless bool
+	// Gate is the server's run gate (ServerOptions.Gate); with Stateless, once it drains, every
+	// request is refused with 503 (StatelessDraining).
+	Gate *RunGate
 }
 
 // HTTPHandler serves an MCP server over streamable HTTP (the SDK's StreamableHTTPHandler) with:
@@ -39,9 +47,11 @@ type HTTPOptions struct {
 //     OPTIONS gets 403; the SDK's own DNS-rebinding protection (a loopback listener refuses
 //     requests whose Host is not loopback) stays on;
 //   - bearer-token authentication when HTTPOptions.Token is set, compared in constant time;
-//   - the idle-session timeout and the session cap of HTTPOptions.
+//   - the idle-session timeout and the session cap of HTTPOptions, or with
+//     HTTPOptions.Stateless no sessions at all, and a 503 for every request once the server
+//     drains.
 //
-// Checks run in that order: cross-origin, token, cap.
+// Checks run in that order: cross-origin, token, draining (stateless), cap.
 type HTTPHandler struct {
 	srv     *mcp.Server
 	inner   http.Handler // the SDK's handler behind the cross-origin check
@@ -60,7 +70,11 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 	if maxBody <= 0 {
 		maxBody = DefaultMaxMessageBytes
 	}
+	if opts.Stateless {
+		opts.SessionTimeout, opts.MaxSessions = 0, 0
+	}
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:           opts.Stateless,
 		SessionTimeout:      opts.SessionTimeout,
 		MaxRequestBodyBytes: maxBody,
 	})
@@ -72,6 +86,9 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		if !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="runcode"`)
 			http.Error(w, "Unauthorized: this server needs Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		if opts.Stateless && refuseWhileDraining(w, opts.Gate) {
 			return
 		}
 		if opensSession(r) && h.max > 0 {

@@ -46,6 +46,7 @@ type serveFlags struct {
 	sessionTimeout time.Duration
 	maxSessions    int
 	drainTimeout   time.Duration
+	stateless      bool
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -56,6 +57,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.insecureNoAuth, "insecure-no-auth", false, "--http: serve a non-loopback address without a token (anyone who reaches it can run programs)")
 	fs.DurationVar(&s.sessionTimeout, "session-timeout", s.sessionTimeout, "--http: end MCP sessions idle for this long (0: never)")
 	fs.IntVar(&s.maxSessions, "max-sessions", s.maxSessions, "--http: the most live MCP sessions; a new one over the cap gets 503 (0: no cap)")
+	s.registerStateless(fs)
 	fs.DurationVar(&s.drainTimeout, "drain-timeout", s.drainTimeout, "on SIGINT/SIGTERM, how long runs in flight may finish before they are aborted (a run still going 2s after its abort is abandoned, and serve exits 1)")
 }
 
@@ -72,6 +74,9 @@ func (s *serveFlags) validate(set map[string]bool) error {
 		return &flagUsageError{"--max-sessions must not be negative"}
 	case s.drainTimeout < 0:
 		return &flagUsageError{"--drain-timeout must not be negative"}
+	}
+	if err := s.validateStateless(set); err != nil {
+		return err
 	}
 	if s.stdio {
 		for _, name := range []string{"auth-token-file", "insecure-no-auth", "session-timeout", "max-sessions"} {
@@ -169,10 +174,15 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			SessionTimeout:  sf.sessionTimeout,
 			MaxSessions:     sf.maxSessions,
 			MaxMessageBytes: int64(sf.maxMessage),
+			Stateless:       sf.stateless,
+			Gate:            gate,
 		})
 		auth := "no authentication (loopback only)"
 		if token != "" {
 			auth = "bearer token required"
+		}
+		if sf.stateless {
+			auth += "; stateless"
 		}
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) at http://%s%s (%s)\n", tools, ln.Addr(), httpPath, auth)
 		err = c.serveHTTP(ln, h, gate, sf.drainTimeout)
