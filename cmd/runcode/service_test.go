@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -295,6 +298,100 @@ func TestServeLogsEveryRun(t *testing.T) {
 					t.Fatalf("record with --log-programs: %v", r)
 				}
 			}
+		})
+	}
+}
+
+// startServeProcess starts `runcode serve --http 127.0.0.1:0` as a real process with args and
+// returns it and its base URL.
+func startServeProcess(t *testing.T, args ...string) (*cliProcess, string) {
+	t.Helper()
+	p := startCLI(t, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+)/mcp`)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if m := addr.FindStringSubmatch(p.stderr.String()); m != nil {
+			return p, m[1]
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("serve exited: %v; stderr:\n%s", p.err, p.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not report its address; stderr:\n%s", p.stderr.String())
+		}
+	}
+}
+
+// SIGTERM to a real `serve --http` process: /readyz turns 503 at once, a new call is refused
+// with kind shutting-down, and the run in flight either finishes inside --drain-timeout (its
+// result delivered) or is aborted when the window ends (kind abort, with its logs); either way
+// serve then exits 0.
+func TestServeHTTPProcessDrainsOnSIGTERM(t *testing.T) {
+	for _, c := range []struct {
+		name, drain, code string
+		want              map[string]any
+	}{
+		{"finishes inside the window", "1m", `const t = Date.now(); while (Date.now() - t < 2000) {} return "done";`,
+			map[string]any{"logs": []any{"before"}, "result": "done"}},
+		{"aborted after the window", "700ms", `for (;;) {}`,
+			map[string]any{"logs": []any{"before"}, "error": map[string]any{"kind": "abort", "message": "the server shut down before the run finished"}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p, base := startServeProcess(t, "--workspace", dir, "--cpu", "10m", "--timeout", "10m", "--drain-timeout", c.drain)
+			cs := connectClient(t, base+"/mcp", "")
+			inFlight := make(chan *mcp.CallToolResult, 1)
+			go func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{
+					"description": "Run until drained", "code": `console.log("before"); ` + workspaceMarker + c.code}})
+				if err != nil {
+					t.Error(err)
+				}
+				inFlight <- res
+			}()
+			waitForFile(t, filepath.Join(dir, "started"), p)
+			if code, _ := getURL(t, base+"/readyz", ""); code != http.StatusOK {
+				t.Fatalf("/readyz before the signal: %d", code)
+			}
+			signalled := time.Now()
+			p.signal(syscall.SIGTERM)
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+				code, body := getURL(t, base+"/readyz", "")
+				if code == http.StatusServiceUnavailable && strings.Contains(body, "draining") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("/readyz during the drain: %d %q", code, body)
+				}
+			}
+			if code, _ := getURL(t, base+"/healthz", ""); code != http.StatusOK {
+				t.Fatalf("/healthz during the drain: %d", code)
+			}
+			refused := callRunCode(t, cs, map[string]any{"description": "Too late", "code": "return 1"})
+			if kind := outcomeKind(t, refused); !refused.IsError || kind != "shutting-down" {
+				t.Fatalf("a call during the drain: %+v", refused.StructuredContent)
+			}
+			var res *mcp.CallToolResult
+			select {
+			case res = <-inFlight:
+			case <-time.After(60 * time.Second):
+				t.Fatalf("the run in flight got no answer; stderr:\n%s", p.stderr.String())
+			}
+			if res == nil || !reflect.DeepEqual(res.StructuredContent, c.want) {
+				t.Fatalf("the run in flight: %+v", res)
+			}
+			if _, failed := c.want["error"]; res.IsError != failed {
+				t.Fatalf("isError = %v", res.IsError)
+			}
+			if code := p.wait(30 * time.Second); code != exitOK {
+				t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+			}
+			took := time.Since(signalled)
+			if drain, _ := time.ParseDuration(c.drain); c.want["error"] != nil && took < drain {
+				t.Fatalf("serve exited %s after the signal, inside the drain window %s", took, drain)
+			}
+			t.Logf("exited %s after SIGTERM", took)
 		})
 	}
 }
