@@ -52,7 +52,7 @@ func logRun(logger *slog.Logger, rep mcptools.RunReport, programs, asJSON bool) 
 	}
 	attrs := []slog.Attr{
 		slog.String("call_id", rep.CallID),
-		slog.String("description", rep.Description),
+		slog.String("description", clipped(rep.Description, maxLoggedDescription)),
 		slog.String("outcome", runOutcome(rep.Kind)),
 		slog.Float64("duration_ms", float64(rep.Duration.Microseconds())/1000),
 		slog.Int("sub_calls", rep.SubCalls),
@@ -68,6 +68,18 @@ func logRun(logger *slog.Logger, rep mcptools.RunReport, programs, asJSON bool) 
 		attrs = append(attrs, slog.String("program", rep.Program), slog.Attr{Key: "result", Value: v})
 	}
 	logger.LogAttrs(context.Background(), level, "run_code", attrs...)
+}
+
+// maxLoggedDescription caps the description in a run's record: it is the model's text, and a
+// client could send megabytes of it.
+const maxLoggedDescription = 200
+
+// clipped returns s cut at limit bytes (on a rune boundary), marked with "…" when cut.
+func clipped(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	return strings.ToValidUTF8(s[:limit], "") + "…"
 }
 
 // lineLogger turns the plain lines serve writes to stderr ("runcode: serving …", "runcode:
