@@ -162,7 +162,7 @@ func (f *RunFailure) Error() string {
 
 func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
 	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
-		return jsonv.Value{}, errors.New("invalid description: expected a non-empty string")
+		return jsonv.Value{}, &registry.Error{Code: registry.CodeInvalidArgs, Name: "ToolArgsError", Message: "invalid description: expected a non-empty string"}
 	}
 	schemas := cm.reg.SDKSchemas(inv.Scope)
 	names := make([]string, len(schemas))

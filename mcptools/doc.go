@@ -64,5 +64,16 @@
 //     body cap (413 over it).
 //   - A RunGate (ServerOptions.Gate) lets a host drain: Drain refuses new runs, waits for those
 //     in flight and aborts the rest when its context ends; the transports' WaitAnswered then
-//     waits for the answers to be written before the host closes the sessions.
+//     waits for the answers to be written before the host closes the sessions. Draining
+//     reports it for a readiness probe.
+//
+// # Results for programs and for operators
+//
+// Every run_code result carries, beside the model-facing text, the canonical outcome as
+// structuredContent — {"logs": [...], "result": value} or {"logs": [...], "error": {"kind",
+// "message"}} — and the tool declares it as its outputSchema (OutputSchema), so programmatic
+// clients need not parse text. Calls that ran no program have kinds of their own
+// (KindInvalidArguments, KindShuttingDown, KindInternal). ServerOptions.OnRun reports every
+// call (id, description, kind, duration, sub-call count) for a host's logs and metrics;
+// HTTPHandler.RequireToken puts a host's other endpoints behind the same bearer token.
 package mcptools

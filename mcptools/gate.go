@@ -55,6 +55,13 @@ func (g *RunGate) Running() int {
 	return g.running
 }
 
+// Draining reports whether Drain has been called: the gate admits no more runs.
+func (g *RunGate) Draining() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.closed
+}
+
 // Drain refuses every later run and waits until the runs in flight have ended. When ctx ends
 // first, it aborts them (their contexts are cancelled, so they end as aborted runs), waits for
 // them to end and returns ctx's error.

@@ -84,8 +84,7 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 	}
 	h.inner = http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !h.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="runcode"`)
-			http.Error(w, "Unauthorized: this server needs Authorization: Bearer <token>", http.StatusUnauthorized)
+			unauthorized(w)
 			return
 		}
 		if opts.Stateless && refuseWhileDraining(w, opts.Gate) {
@@ -111,6 +110,27 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 // answered), or ctx is done. A server that is shutting down waits here before it closes the
 // sessions: the SDK drops the responses of calls that finish after the close.
 func (h *HTTPHandler) WaitAnswered(ctx context.Context) error { return h.posts.wait(ctx) }
+
+// RequireToken returns next behind the handler's bearer-token check (HTTPOptions.Token): a
+// request without the token gets 401 as on the MCP endpoint. Without a token it returns next.
+// A host serves its other protected endpoints (metrics) with it.
+func (h *HTTPHandler) RequireToken(next http.Handler) http.Handler {
+	if !h.auth {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(r) {
+			unauthorized(w)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="runcode"`)
+	http.Error(w, "Unauthorized: this server needs Authorization: Bearer <token>", http.StatusUnauthorized)
+}
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.inner.ServeHTTP(w, r) }

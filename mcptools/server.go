@@ -43,6 +43,10 @@ type ServerOptions struct {
 	// saying the server is shutting down (ShuttingDown), and the calls in flight end when it
 	// aborts them.
 	Gate *RunGate
+	// OnRun, when set, is called with the report of every call once its result is ready, before
+	// the result is sent (so it must not block): the host's logs and metrics. Calls that ran no
+	// program (refused while draining, invalid arguments) are reported too, with their kind.
+	OnRun func(RunReport)
 }
 
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
@@ -54,7 +58,10 @@ type ServerOptions struct {
 // ("mcp-1", "mcp-2", …) and the request's context, so a client's cancellation stops the
 // program. The result's content is run_code's rendered text (isError when the run failed),
 // then the content of the result's additional contexts in order (such as the text and images
-// of an image-bearing sub-call), images as MCP image content.
+// of an image-bearing sub-call), images as MCP image content. Its structuredContent is the
+// canonical outcome (codemode.CanonicalOutcome), which the tool declares as its outputSchema
+// (OutputSchema); a call that ran no program carries a failure of its own kind there
+// (KindInvalidArguments, KindShuttingDown, KindInternal).
 //
 // When the client supplies a progress token, the call sends notifications/progress while the
 // program runs: one every ProgressInterval (a heartbeat with the elapsed time) and one when
@@ -93,12 +100,13 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if interval == 0 {
 		interval = DefaultProgressInterval
 	}
-	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate}
+	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun}
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	srv.AddTool(&mcp.Tool{
-		Name:        registry.ReservedName,
-		Description: description,
-		InputSchema: json.RawMessage(jsonv.AppendJSON(nil, params)),
+		Name:         registry.ReservedName,
+		Description:  description,
+		InputSchema:  json.RawMessage(jsonv.AppendJSON(nil, params)),
+		OutputSchema: json.RawMessage(OutputSchema),
 	}, h.call)
 	return srv, nil
 }
@@ -108,52 +116,79 @@ type runHandler struct {
 	reg      *registry.Registry
 	scope    *registry.Scope
 	interval time.Duration
-	gate     *RunGate     // nil: every call runs
-	calls    atomic.Int64 // calls so far, for unique call ids
+	gate     *RunGate        // nil: every call runs
+	onRun    func(RunReport) // nil: no reports
+	calls    atomic.Int64    // calls so far, for unique call ids
 }
 
 // ShuttingDown is the text of a call refused because the server is draining.
 const ShuttingDown = "Error: the server is shutting down and starts no new runs; retry on another server or later"
 
 func (h *runHandler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if h.gate != nil {
-		runCtx, leave, ok := h.gate.enter(ctx)
-		if !ok {
-			return errorResult(ShuttingDown), nil
-		}
-		defer leave()
-		ctx = runCtx
+	start := time.Now()
+	rep := RunReport{CallID: fmt.Sprintf("mcp-%d", h.calls.Add(1))}
+	res := h.run(ctx, req, &rep)
+	rep.Duration = time.Since(start)
+	if h.onRun != nil {
+		h.onRun(rep)
 	}
+	return res, nil
+}
+
+// run runs one call and fills in rep's arguments, kind, outcome and sub-call count.
+func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *RunReport) *mcp.CallToolResult {
 	args := jsonv.ObjectValue()
 	if raw := req.Params.Arguments; len(raw) > 0 {
 		v, err := jsonv.Parse(raw)
 		if err != nil {
-			return errorResult("Error: invalid arguments: " + err.Error()), nil
+			return h.refuse(rep, KindInvalidArguments, "invalid arguments: "+err.Error())
 		}
 		args = v
+		rep.Description, rep.Program = args.Lookup("description").AsString(), args.Lookup("code").AsString()
 	}
-	callID := fmt.Sprintf("mcp-%d", h.calls.Add(1))
-
+	if h.gate != nil {
+		runCtx, leave, ok := h.gate.enter(ctx)
+		if !ok {
+			return h.refuse(rep, KindShuttingDown, ShuttingDown)
+		}
+		defer leave()
+		ctx = runCtx
+	}
+	call := registry.Call{CallID: rep.CallID, Name: registry.ReservedName, Arguments: args, Scope: h.scope}
+	var subCalls *subCallCounter
+	if h.onRun != nil {
+		subCalls = &subCallCounter{root: rep.CallID}
+		remove := h.reg.OnResult(subCalls.observe)
+		defer func() { rep.SubCalls = subCalls.count(); remove() }()
+	}
 	var res registry.Result
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
-		p := &progress{session: req.Session, token: token, callID: callID, start: time.Now(), kick: make(chan struct{}, 1)}
+		p := &progress{session: req.Session, token: token, callID: rep.CallID, start: time.Now(), kick: make(chan struct{}, 1)}
 		remove := h.reg.OnResult(p.observe)
 		runCtx, stop := context.WithCancel(ctx)
 		var wg sync.WaitGroup
 		wg.Go(func() { p.report(runCtx, h.interval) })
-		res = h.reg.Execute(ctx, registry.Call{CallID: callID, Name: registry.ReservedName, Arguments: args, Scope: h.scope})
+		res = h.reg.Execute(ctx, call)
 		stop()
 		wg.Wait()
 		remove()
 	} else {
-		res = h.reg.Execute(ctx, registry.Call{CallID: callID, Name: registry.ReservedName, Arguments: args, Scope: h.scope})
+		res = h.reg.Execute(ctx, call)
 	}
-	return toolResult(res), nil
+	rep.Outcome, rep.Kind = outcomeOf(res)
+	return toolResult(res, rep.Outcome)
+}
+
+// refuse is the result of a call that runs no program.
+func (h *runHandler) refuse(rep *RunReport, kind, message string) *mcp.CallToolResult {
+	res, outcome := failureResult(kind, message)
+	rep.Kind, rep.Outcome = kind, outcome
+	return res
 }
 
 // toolResult converts a run_code result: its content, then the content of its additional
-// contexts.
-func toolResult(res registry.Result) *mcp.CallToolResult {
+// contexts, with the canonical outcome as structuredContent.
+func toolResult(res registry.Result, outcome jsonv.Value) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: res.IsError, Content: []mcp.Content{}}
 	out.Content = appendContent(out.Content, res.Content)
 	for _, m := range res.AdditionalContexts {
@@ -162,12 +197,24 @@ func toolResult(res registry.Result) *mcp.CallToolResult {
 	if len(out.Content) == 0 {
 		out.Content = append(out.Content, &mcp.TextContent{Text: codemode.NoOutput})
 	}
+	out.StructuredContent = json.RawMessage(jsonv.AppendJSON(nil, outcome))
 	return out
 }
 
-func errorResult(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+// subCallCounter counts the settled sub-calls of one call.
+type subCallCounter struct {
+	root string
+	n    atomic.Int64
 }
+
+// observe is a registry result observer that never blocks the pipeline.
+func (c *subCallCounter) observe(exec registry.Execution, _ registry.Result) {
+	if exec.RootCallID == c.root && !exec.Parent.IsZero() {
+		c.n.Add(1)
+	}
+}
+
+func (c *subCallCounter) count() int { return int(c.n.Load()) }
 
 // appendContent appends registry content blocks as MCP content: text as text, images as images
 // (an image whose data is not base64 becomes a text note).

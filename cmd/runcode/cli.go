@@ -300,29 +300,9 @@ func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.
 	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }
 
-// canonicalJSON returns the --json outcome: the run's canonical value on success, or
-// {"logs":[…],"error":{"kind","message"}} for a failed program. ok is false when the call failed
-// before any program ran.
-func canonicalJSON(res registry.Result) (jsonv.Value, bool) {
-	if !res.IsError {
-		return res.Value, true
-	}
-	var f *codemode.RunFailure
-	if !errors.As(res.Err, &f) {
-		return jsonv.Value{}, false
-	}
-	logs := make([]jsonv.Value, len(f.Logs))
-	for i, l := range f.Logs {
-		logs[i] = jsonv.StringValue(l)
-	}
-	return jsonv.ObjectValue(
-		jsonv.Member{Key: "logs", Value: jsonv.ArrayValue(logs...)},
-		jsonv.Member{Key: "error", Value: jsonv.ObjectValue(
-			jsonv.Member{Key: "kind", Value: jsonv.StringValue(string(f.Kind))},
-			jsonv.Member{Key: "message", Value: jsonv.StringValue(f.Message)},
-		)},
-	), true
-}
+// canonicalJSON returns the --json outcome (codemode.CanonicalOutcome): ok is false when the
+// call failed before any program ran.
+func canonicalJSON(res registry.Result) (jsonv.Value, bool) { return codemode.CanonicalOutcome(res) }
 
 func (c *cli) readProgram(path string) (string, error) {
 	var data []byte

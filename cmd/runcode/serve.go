@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
 )
 
@@ -115,6 +116,8 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	lim.register(fs)
 	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
 	sf.register(fs)
+	var lf logFlags
+	lf.register(fs)
 	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
@@ -130,6 +133,13 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	}
 	if err := lim.validate(); err != nil {
 		return 0, err
+	}
+	if err := lf.validate(); err != nil {
+		return 0, err
+	}
+	logTo := c.stderr
+	if lf.format == "json" {
+		c.stderr = &lineLogger{logger: lf.logger(logTo)} // every line of stderr a JSON record
 	}
 	var ln net.Listener
 	var token string
@@ -160,7 +170,10 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		}
 	}()
 	gate := mcptools.NewRunGate()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove()})
+	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
+	ops := newServiceOps(lf, logTo, gate, pool)
+	defer reg.OnResult(ops.metrics.observeSubCall)()
+	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun})
 	if err != nil {
 		return 0, err
 	}
@@ -185,7 +198,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			auth += "; stateless"
 		}
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) at http://%s%s (%s)\n", tools, ln.Addr(), httpPath, auth)
-		err = c.serveHTTP(ln, h, gate, sf.drainTimeout)
+		err = c.serveHTTP(ln, h, gate, ops, sf.drainTimeout)
 	}
 	if errors.Is(err, errRunsAbandoned) {
 		abandoned = true
@@ -324,10 +337,10 @@ func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags)
 // serveHTTP serves h at httpPath on ln until the context is cancelled, then drains: run_code
 // calls fail with a clear error, runs in flight finish for up to drainTimeout, the rest are
 // aborted, the sessions closed and the server shut down.
-func (c *cli) serveHTTP(ln net.Listener, h *mcptools.HTTPHandler, gate *mcptools.RunGate, drainTimeout time.Duration) error {
+func (c *cli) serveHTTP(ln net.Listener, h *mcptools.HTTPHandler, gate *mcptools.RunGate, ops *serviceOps, drainTimeout time.Duration) error {
 	mux := http.NewServeMux()
 	mux.Handle(httpPath, h)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
+	ops.routes(mux, h)
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
