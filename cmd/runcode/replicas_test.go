@@ -193,15 +193,6 @@ func (f *fleet) pick() *replica {
 	return f.replicas[0]
 }
 
-// bearerTransport adds the fleet's token to every request.
-type bearerTransport struct{ base http.RoundTripper }
-
-func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+fleetToken)
-	return b.base.RoundTrip(r)
-}
-
 // connect returns an MCP client session to the fleet, through the proxy.
 func (f *fleet) connect(tb testing.TB) *mcp.ClientSession {
 	tb.Helper()
@@ -210,7 +201,7 @@ func (f *fleet) connect(tb testing.TB) *mcp.ClientSession {
 	client := mcp.NewClient(&mcp.Implementation{Name: "fleet-test", Version: "v0"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
 		Endpoint:   f.proxy.URL + httpPath,
-		HTTPClient: &http.Client{Transport: bearerTransport{transport}},
+		HTTPClient: &http.Client{Transport: bearerTransport{token: fleetToken, base: transport}},
 		MaxRetries: -1, // a stateless server has no stream to resume: a broken one is a lost call
 	}, nil)
 	if err != nil {

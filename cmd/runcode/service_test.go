@@ -60,7 +60,7 @@ func connectClient(t *testing.T, endpoint, token string) *mcp.ClientSession {
 	t.Helper()
 	var hc *http.Client
 	if token != "" {
-		hc = &http.Client{Transport: bearerTransport{token}}
+		hc = &http.Client{Transport: bearerTransport{token: token}}
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(context.Background(),
 		&mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1}, nil)
@@ -71,12 +71,20 @@ func connectClient(t *testing.T, endpoint, token string) *mcp.ClientSession {
 	return cs
 }
 
-type bearerTransport struct{ token string }
+// bearerTransport adds a bearer token to every request, then sends it with base
+// (http.DefaultTransport when nil).
+type bearerTransport struct {
+	token string
+	base  http.RoundTripper
+}
 
 func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
+	if b.base == nil {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	return b.base.RoundTrip(r)
 }
 
 func callRunCode(t *testing.T, cs *mcp.ClientSession, args map[string]any) *mcp.CallToolResult {
