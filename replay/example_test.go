@@ -38,6 +38,9 @@ func Example() {
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Executor: rp}); err != nil {
 		panic(err)
 	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		panic(err)
+	}
 	res := reg.Execute(context.Background(), registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
 		jsonv.Member{Key: "code", Value: jsonv.StringValue(`const t = await tools.weather({ city: "Oslo" }); return t < 0 ? "freezing" : "fine"`)},
 		jsonv.Member{Key: "description", Value: jsonv.StringValue("Check the weather")},
