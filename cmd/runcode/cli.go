@@ -114,6 +114,8 @@ func (c *cli) main(args []string) int {
 		err = c.toolsCmd(args[1:])
 	case "serve":
 		code, err = c.serveCmd(args[1:])
+	case "trace":
+		err = c.traceCmd(args[1:])
 	case "version":
 		fmt.Fprintln(c.stdout, "runcode", version())
 	default:
