@@ -115,6 +115,18 @@ func TestPageIsSmallAndItsCSPAllowsOnlyItsScript(t *testing.T) {
 	}
 }
 
+// A trace written before events had times still shows its rows, without bars.
+func TestTraceWithoutTimes(t *testing.T) {
+	events := synthetic(3, 2, false, "")
+	for i := range events {
+		events[i].Time, events[i].Started = time.Time{}, time.Time{}
+	}
+	page := string(render(t, events))
+	if !strings.Contains(page, "this trace has no times") || strings.Contains(page, `class="bar"`) || strings.Count(page, `<details class="row `) != 3 {
+		t.Errorf("page of a trace without times:\n%s", page)
+	}
+}
+
 func TestLongValuesAreCut(t *testing.T) {
 	page := string(render(t, synthetic(1, 0, false, strings.Repeat("x", 3*traceview.MaxShownBytes))))
 	if !strings.Contains(page, "more bytes not shown)") || len(page) > 3*traceview.MaxShownBytes {
