@@ -70,8 +70,8 @@ const TimeFormat = "2006-01-02T15:04:05.000000000Z07:00"
 // Value returns the event as a JSON object in the documented order: type, the ids, name,
 // arguments; then for a settle event isError and content; then time (RFC 3339, UTC, with
 // nanoseconds) when the event has one, and for a settle event durationMs (from its start
-// event, in fractional milliseconds), then result (a success) or errorMessage (a failure).
-// Queued and running times are not part of the JSON form.
+// event), queuedMs and runningMs (in fractional milliseconds), then result (a success) or
+// errorMessage (a failure).
 func (e Event) Value() jsonv.Value {
 	ms := make([]jsonv.Member, 0, 11)
 	ms = append(ms,
@@ -91,7 +91,10 @@ func (e Event) Value() jsonv.Value {
 	if !e.Time.IsZero() {
 		ms = append(ms, jsonv.Member{Key: "time", Value: jsonv.StringValue(e.Time.UTC().Format(TimeFormat))})
 		if settle && !e.Started.IsZero() {
-			ms = append(ms, jsonv.Member{Key: "durationMs", Value: millis(e.Duration())})
+			ms = append(ms,
+				jsonv.Member{Key: "durationMs", Value: millis(e.Duration())},
+				jsonv.Member{Key: "queuedMs", Value: millis(e.Queued)},
+				jsonv.Member{Key: "runningMs", Value: millis(e.Running)})
 		}
 	}
 	if settle {
@@ -116,7 +119,7 @@ func millis(d time.Duration) jsonv.Value {
 
 // ParseEvent is the inverse of Event.Value: it reads one event of a trace. Times are optional
 // (a trace written before they existed has none); a settle event's Started is its time minus
-// durationMs, and its Running is unknown (zero). A settle event without result or errorMessage
+// durationMs. A start event's Queued is unknown (zero): its settle event carries it. A settle event without result or errorMessage
 // gets the failure message from its content (the text after "Error: "), and no result.
 func ParseEvent(v jsonv.Value) (Event, error) {
 	if v.Kind() != jsonv.Object {
@@ -183,15 +186,27 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 		}
 		e.Content = append(e.Content, block)
 	}
-	if d, ok := v.Get("durationMs"); ok {
+	for _, f := range []struct {
+		key string
+		dst *time.Duration
+	}{{"durationMs", nil}, {"queuedMs", &e.Queued}, {"runningMs", &e.Running}} {
+		d, ok := v.Get(f.key)
+		if !ok {
+			continue
+		}
 		ms := d.AsNumber()
 		if d.Kind() != jsonv.Number || ms < 0 || ms > float64(math.MaxInt64/int64(time.Millisecond)) {
-			return Event{}, fmt.Errorf(`"durationMs" must be a non-negative number of milliseconds, got %s`, d)
+			return Event{}, fmt.Errorf("%q must be a non-negative number of milliseconds, got %s", f.key, d)
+		}
+		dur := time.Duration(math.Round(ms * float64(time.Millisecond)))
+		if f.dst != nil {
+			*f.dst = dur
+			continue
 		}
 		if e.Time.IsZero() {
 			return Event{}, errors.New(`"durationMs" without "time"`)
 		}
-		e.Started = e.Time.Add(-time.Duration(math.Round(ms * float64(time.Millisecond))))
+		e.Started = e.Time.Add(-dur)
 	}
 	if e.IsError {
 		msg, err := str("errorMessage", false)

@@ -116,8 +116,11 @@ type viewRow struct {
 	ID        string
 	Call      string
 	Outcome   string
-	Bar       template.CSS
+	Bar       template.CSS // start to settle
+	Queue     template.CSS // the program's call to the start
+	Run       template.CSS // the running part of Bar
 	Duration  string
+	Timing    string
 	Start     string
 	Arguments string
 	Result    string
@@ -150,6 +153,9 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 		times := []time.Time{r.Start.Time}
 		if r.Settle != nil {
 			times = append(times, r.Settle.Time)
+			if !r.Start.Time.IsZero() {
+				times = append(times, r.Start.Time.Add(-r.Settle.Queued))
+			}
 		}
 		for _, t := range times {
 			if t.IsZero() {
@@ -195,12 +201,23 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 				right = pct(r.Settle.Time)
 			}
 			vr.Bar = template.CSS(fmt.Sprintf("left:%.3f%%;width:%.3f%%", left, math.Max(right-left, 0)))
+			if s := r.Settle; s != nil && s.Queued > 0 {
+				q := pct(r.Start.Time.Add(-s.Queued))
+				vr.Queue = template.CSS(fmt.Sprintf("left:%.3f%%;width:%.3f%%", q, left-q))
+			}
+			if s := r.Settle; s != nil && s.Running > 0 && s.Duration() > 0 {
+				vr.Run = template.CSS(fmt.Sprintf("width:%.2f%%", math.Min(100, 100*float64(s.Running)/float64(s.Duration()))))
+			}
 		}
 		if s := r.Settle; s != nil {
 			if s.Time.IsZero() || s.Started.IsZero() {
 				vr.Duration = "–"
 			} else {
 				vr.Duration = formatDuration(s.Duration())
+				if s.Running > 0 || s.Queued > 0 {
+					vr.Timing = fmt.Sprintf("queued %s before its start · ran %s · then waited %s for earlier calls to settle",
+						formatDuration(s.Queued), formatDuration(s.Running), formatDuration(max(s.Duration()-s.Running, 0)))
+				}
 			}
 			if s.IsError {
 				vr.Error = cut(s.ErrorMessage)

@@ -43,8 +43,11 @@ func synthetic(n, failEvery int, unsettled bool, extra string) []bridge.Event {
 		if unsettled && i == n {
 			continue
 		}
+		// Odd calls ran half their time and waited the rest for earlier calls; every fourth
+		// started at once, the others queued 1-3 ms.
+		dur := time.Duration(5+i%7) * time.Millisecond
 		settle := bridge.Event{Type: bridge.EventSettle, RootCallID: "run-1", ParentCallID: "run-1", SubCallID: id, Name: name, Arguments: args,
-			Time: start.Add(time.Duration(5+i%7) * time.Millisecond), Started: start}
+			Time: start.Add(dur), Started: start, Queued: time.Duration(i%4) * time.Millisecond, Running: dur / time.Duration(1+i%2)}
 		if failEvery > 0 && i%failEvery == 0 {
 			settle.IsError, settle.ErrorMessage = true, fmt.Sprintf("failure number %d %s", i, extra)
 			settle.Content = []registry.Content{registry.TextContent("Error: " + settle.ErrorMessage)}
@@ -92,7 +95,7 @@ func TestPageIsSmallAndItsCSPAllowsOnlyItsScript(t *testing.T) {
 		t.Errorf("the page without rows is %d bytes, want at most 8 KiB", len(empty))
 	}
 	page := render(t, synthetic(1000, 0, false, ""))
-	if perRow := (len(page) - len(empty)) / 1000; perRow > 900 {
+	if perRow := (len(page) - len(empty)) / 1000; perRow > 1100 {
 		t.Errorf("%d bytes per row", perRow)
 	}
 	script := regexp.MustCompile(`(?s)<script>(.*?)</script>`).FindAllSubmatch(page, -1)
@@ -200,6 +203,11 @@ func TestPageInChromium(t *testing.T) {
 	opened := regexp.MustCompile(`(?s)<details class="row failed" id="run-1:code:100"[^>]*\bopen=""`).MatchString(dom)
 	if !opened || !strings.Contains(dom, "failure number 100") {
 		t.Error("the row the URL names is not open with its error")
+	}
+	// Queued calls show the queue before their bar; calls that waited to settle show their
+	// running part.
+	if queued, split := strings.Count(dom, `<span class="queue"`), strings.Count(dom, `<span class="bar split"`); queued != 750 || split != 999 {
+		t.Errorf("%d queued segments (want 750), %d bars with a running part (want 999)", queued, split)
 	}
 	if strings.Count(dom, " open=\"\"") != 1 {
 		t.Errorf("%d rows open, want only the named one", strings.Count(dom, " open=\"\""))

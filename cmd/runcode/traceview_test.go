@@ -23,14 +23,14 @@ func TestExampleTraceViewReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cmd := range []string{"run --tools examples/tools/tools.json --workspace . --trace wordstats.jsonl examples/trace/wordstats.ts",
+	for _, cmd := range []string{"run --tools examples/tools/tools.json --workspace . --max-parallel 4 --trace wordstats.jsonl examples/trace/wordstats.ts",
 		"trace view wordstats.jsonl", "run --replay wordstats.jsonl examples/trace/wordstats.ts"} {
 		if !strings.Contains(string(header), "go run ./cmd/runcode "+cmd) {
 			t.Errorf("the example's header does not show %q", cmd)
 		}
 	}
 
-	code, traced, errOut := invoke(t, "", "run", "--isolation", "inprocess", "--tools", "examples/tools/tools.json", "--workspace", ".", "--trace", trace, program)
+	code, traced, errOut := invoke(t, "", "run", "--isolation", "inprocess", "--tools", "examples/tools/tools.json", "--workspace", ".", "--max-parallel", "4", "--trace", trace, program)
 	if code != exitOK || !strings.Contains(traced, "expected failure: cannot read \"NO-SUCH-FILE.md\"") || !strings.Contains(traced, `"largest": `) {
 		t.Fatalf("traced run: exit %d, stdout %q, stderr %q", code, traced, errOut)
 	}

@@ -1,7 +1,7 @@
 // Word statistics of the repository's Markdown files, written to show a waterfall: one
 // sequential call, then a read and a count per file in parallel (Promise.all, up to
 // --max-parallel at once), then sequential follow-ups, one of which fails on purpose.
-//   go run ./cmd/runcode run --tools examples/tools/tools.json --workspace . --trace wordstats.jsonl examples/trace/wordstats.ts
+//   go run ./cmd/runcode run --tools examples/tools/tools.json --workspace . --max-parallel 4 --trace wordstats.jsonl examples/trace/wordstats.ts
 //   go run ./cmd/runcode trace view wordstats.jsonl            # writes wordstats.html
 //   go run ./cmd/runcode run --replay wordstats.jsonl examples/trace/wordstats.ts
 const docs = (await tools.glob({ pattern: "**/*.md" })).matches;
