@@ -1,7 +1,7 @@
 // Package traceview renders a run's dispatch events (a `runcode run --trace` file) as one
 // self-contained HTML page: the waterfall of its sub-calls. A row per sub-call in submission
 // order, a bar from its start to its settle on a shared time axis (bars that overlap ran at the
-// same time; a chart of the calls in flight sits above them), failures marked, and each row's
+// same time; a chart of the calls running sits above them), failures marked, and each row's
 // arguments, result and content on demand (a native <details> element: click the row). The top
 // shows the span from the first start to the last settle and the count by outcome.
 //
@@ -280,8 +280,10 @@ func axis(span time.Duration) ([]tick, template.CSS) {
 	return ticks, template.CSS(fmt.Sprintf("%.4f%%", 100*float64(step)/float64(span)))
 }
 
-// inFlight returns the step chart of how many calls were between start and settle over time,
-// as SVG polyline points in a 1000×100 box, and the maximum.
+// inFlight returns the step chart of how many calls were running over time (from start until
+// their outcome was ready; until their settle when the trace lacks running times), as SVG
+// polygon points in a 1000×100 box, and the maximum. Calls done but waiting for earlier calls
+// to settle do not count: they hold no concurrency slot.
 func inFlight(rows []Row, t0, t1 time.Time) (string, int) {
 	type change struct {
 		at    time.Time
@@ -291,8 +293,11 @@ func inFlight(rows []Row, t0, t1 time.Time) (string, int) {
 	for _, r := range rows {
 		changes = append(changes, change{r.Start.Time, 1})
 		end := t1
-		if r.Settle != nil {
-			end = r.Settle.Time
+		switch s := r.Settle; {
+		case s != nil && s.Running > 0:
+			end = r.Start.Time.Add(s.Running)
+		case s != nil:
+			end = s.Time
 		}
 		changes = append(changes, change{end, -1})
 	}

@@ -118,6 +118,26 @@ func TestPageIsSmallAndItsCSPAllowsOnlyItsScript(t *testing.T) {
 	}
 }
 
+// The running chart counts calls from start until their outcome was ready: a call done and
+// waiting for an earlier one to settle holds no slot.
+func TestMaxRunningCountsRunningCallsOnly(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	calls := []struct{ start, running int }{{0, 10}, {1, 2}, {5, 1}}
+	var events []bridge.Event
+	for i, c := range calls {
+		start := t0.Add(ms(c.start))
+		events = append(events, bridge.Event{Type: bridge.EventStart, SubCallID: fmt.Sprint(i), Name: "x", Arguments: jsonv.ObjectValue(), Time: start, Started: start})
+	}
+	for i, c := range calls { // all settle at 10 ms, in order
+		events = append(events, bridge.Event{Type: bridge.EventSettle, SubCallID: fmt.Sprint(i), Name: "x", Arguments: jsonv.ObjectValue(),
+			Time: t0.Add(ms(10)), Started: t0.Add(ms(c.start)), Running: ms(c.running)})
+	}
+	page := string(render(t, events))
+	if !strings.Contains(page, "max running <b>2</b>") {
+		t.Errorf("want max running 2: %s", regexp.MustCompile(`max running <b>\d+`).FindString(page))
+	}
+}
+
 // A trace written before events had times still shows its rows, without bars.
 func TestTraceWithoutTimes(t *testing.T) {
 	events := synthetic(3, 2, false, "")
