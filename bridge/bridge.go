@@ -85,37 +85,6 @@ const DefaultDrainGrace = time.Second
 // result reaches the model.
 const ContextSource = "plugin:tools-code-mode"
 
-// Event is one dispatch event: the start (Type EventStart) or the settlement (Type
-// EventSettle, with IsError and Content) of one sub-call.
-type Event struct {
-	Type         string
-	RootCallID   string
-	ParentCallID string
-	SubCallID    string
-	Name         string
-	Arguments    jsonv.Value
-	IsError      bool               // EventSettle only
-	Content      []registry.Content // EventSettle only: the sub-call's final model-facing content
-}
-
-// Value returns the event as a JSON object with the fields in the documented order.
-func (e Event) Value() jsonv.Value {
-	ms := []jsonv.Member{
-		{Key: "type", Value: jsonv.StringValue(e.Type)},
-		{Key: "rootCallId", Value: jsonv.StringValue(e.RootCallID)},
-		{Key: "parentCallId", Value: jsonv.StringValue(e.ParentCallID)},
-		{Key: "subCallId", Value: jsonv.StringValue(e.SubCallID)},
-		{Key: "name", Value: jsonv.StringValue(e.Name)},
-		{Key: "arguments", Value: e.Arguments},
-	}
-	if e.Type == EventSettle {
-		ms = append(ms,
-			jsonv.Member{Key: "isError", Value: jsonv.BoolValue(e.IsError)},
-			jsonv.Member{Key: "content", Value: registry.ContentValue(e.Content)})
-	}
-	return jsonv.ObjectValue(ms...)
-}
-
 // LogEntry is what a dispatch-log listener sees of one settled sub-call.
 type LogEntry struct {
 	// CallID and RootCallID identify the outer call.
@@ -186,6 +155,7 @@ type Options struct {
 // and call Close when the run has ended.
 type Bridge struct {
 	opts     Options
+	timed    bool            // events are wanted: take the times they carry
 	outer    context.Context // the outer call's context
 	ctx      context.Context // the run's context: cancelled when the run is over
 	cancel   context.CancelCauseFunc
@@ -237,6 +207,10 @@ type entry struct {
 	// body finishes or every earlier call has committed.
 	stalled   bool
 	stalledAt int
+	// The call's times (see Event), taken only when Options.Events is set: submitted by the
+	// binding, started by the driver, ready once its body (or its pre-dispatch stages, when
+	// they settled it) finished.
+	submitted, started, ready time.Time
 }
 
 // ErrRunSettled is the cancellation cause of a run that ended by itself; its text appears in
@@ -264,7 +238,7 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if opts.DrainGrace == 0 {
 		opts.DrainGrace = DefaultDrainGrace
 	}
-	return &Bridge{opts: opts, outer: ctx, ctx: runCtx, cancel: cancel, idPrefix: opts.CallID + ":code:",
+	return &Bridge{opts: opts, timed: opts.Events != nil, outer: ctx, ctx: runCtx, cancel: cancel, idPrefix: opts.CallID + ":code:",
 		jobs: make(chan *entry), quit: make(chan struct{}), gone: make(chan struct{})}, nil
 }
 
@@ -307,9 +281,10 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 				Scope:      b.opts.Scope,
 				Parent:     b.opts.Token,
 			},
-			settle: settle,
-			run:    run,
-			seq:    b.counter,
+			settle:    settle,
+			run:       run,
+			seq:       b.counter,
+			submitted: b.now(),
 		})
 		b.kick()
 	}
@@ -430,6 +405,7 @@ func (b *Bridge) bodyDone(e *entry) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	e.settled = true
+	e.ready = b.now()
 	b.running--
 	b.finished++
 	if b.driving || !b.canProgress() {
@@ -496,6 +472,7 @@ func (b *Bridge) drive() *entry {
 		b.mu.Lock()
 		if !e.prep.NeedsDispatch() {
 			e.settled = true
+			e.ready = b.now()
 			continue
 		}
 		b.running++
@@ -512,7 +489,11 @@ func (b *Bridge) drive() *entry {
 // start runs e's start stage in the driver: the start event and the pre-dispatch stages.
 func (b *Bridge) start(e *entry) {
 	c := e.call
-	b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments})
+	if b.timed {
+		e.started = b.now()
+		b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
+			Time: e.started, Started: e.started, Queued: e.started.Sub(e.submitted)})
+	}
 	ctx := b.ctx
 	if b.opts.Memory != nil {
 		e.account = b.opts.Memory.Open()
@@ -539,12 +520,13 @@ func (b *Bridge) commit(e *entry) {
 	default:
 		e.settle(res.Value, nil)
 	}
+	settled := b.now()
 	if unseen {
 		b.mu.Lock()
 		b.noteUnseen(e, failureMessage(res), true)
 		b.mu.Unlock()
 	}
-	b.log(e, res)
+	b.log(e, res, settled)
 }
 
 // failureMessage is the message of a failed call's result, as the program's rejection has it.
@@ -635,26 +617,44 @@ func hasImage(blocks []registry.Content) bool {
 // log emits e's settle event. Without listeners it emits at once, in the driver; otherwise it
 // starts a log task that runs the waterfall and emits after every earlier task has emitted,
 // and then, while more than MaxParallel tasks are pending, waits for the oldest.
-func (b *Bridge) log(e *entry, res registry.Result) {
+func (b *Bridge) log(e *entry, res registry.Result, settled time.Time) {
 	if b.detached.Load() {
 		return // Close has emitted its settle event
 	}
 	if len(b.opts.LogListeners) == 0 {
 		if b.opts.Events != nil {
-			b.emit(settleEvent(b.opts.CallID, e.call, res))
+			b.emit(b.settleEvent(e, res, settled))
 		}
 		return
 	}
-	b.logTask(e.call, res)
+	b.logTask(e, res, settled)
 }
 
-func settleEvent(parent string, c registry.Call, res registry.Result) Event {
-	return Event{Type: EventSettle, RootCallID: c.RootCallID, ParentCallID: parent, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments, IsError: res.IsError, Content: res.Content}
+// settleEvent is e's settle event for outcome res, settled at the given time.
+func (b *Bridge) settleEvent(e *entry, res registry.Result, settled time.Time) Event {
+	c := e.call
+	ev := Event{Type: EventSettle, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments, IsError: res.IsError, Content: res.Content,
+		Time: settled, Started: e.started, Queued: e.started.Sub(e.submitted), Running: e.ready.Sub(e.started)}
+	if res.IsError {
+		ev.ErrorMessage = failureMessage(res)
+	} else {
+		ev.Result = res.Value
+	}
+	return ev
+}
+
+// now is the time for an event, or the zero time when no events are wanted.
+func (b *Bridge) now() time.Time {
+	if !b.timed {
+		return time.Time{}
+	}
+	return time.Now()
 }
 
 // logTask is log with listeners; apart so that the event escapes to the heap only here.
-func (b *Bridge) logTask(c registry.Call, res registry.Result) {
-	ev := settleEvent(b.opts.CallID, c, res)
+func (b *Bridge) logTask(e *entry, res registry.Result, settled time.Time) {
+	c := e.call
+	ev := b.settleEvent(e, res, settled)
 	prev, done := b.lastLog, make(chan struct{})
 	b.lastLog = done
 	b.mu.Lock()
@@ -796,8 +796,11 @@ func (b *Bridge) detach() {
 	b.open, b.eventsOver = nil, true
 	for _, ev := range open {
 		msg := b.detachedMessage(reason, ev.Name)
+		now := time.Now()
+		// The body is still running: its running time so far is all it has.
 		b.opts.Events(Event{Type: EventSettle, RootCallID: ev.RootCallID, ParentCallID: ev.ParentCallID, SubCallID: ev.SubCallID, Name: ev.Name, Arguments: ev.Arguments,
-			IsError: true, Content: []registry.Content{registry.TextContent(msg)}})
+			IsError: true, Content: []registry.Content{registry.TextContent(msg)}, ErrorMessage: msg,
+			Time: now, Started: ev.Time, Queued: ev.Queued, Running: now.Sub(ev.Time)})
 	}
 	b.emitMu.Unlock()
 	// The calls started and not committed are the detached ones (the events list them only

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -51,6 +52,7 @@ func (r *recorder) lines() []string {
 	defer r.mu.Unlock()
 	var out []string
 	for _, e := range r.events {
+		e.Time, e.Started = time.Time{}, time.Time{} // the times are checked in event_test.go
 		out = append(out, e.Value().String())
 	}
 	return out
@@ -113,9 +115,9 @@ func TestSubCallsAreNumberedTaggedAndLoggedInOrder(t *testing.T) {
 	}
 	want := []string{
 		`{"type":"code-dispatch-start","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:1","name":"echo","arguments":{"value":"one"}}`,
-		`{"type":"code-dispatch","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:1","name":"echo","arguments":{"value":"one"},"isError":false,"content":[{"type":"text","text":"echo:one"}]}`,
+		`{"type":"code-dispatch","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:1","name":"echo","arguments":{"value":"one"},"isError":false,"content":[{"type":"text","text":"echo:one"}],"result":"echo:one"}`,
 		`{"type":"code-dispatch-start","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:2","name":"echo","arguments":{"value":"two"}}`,
-		`{"type":"code-dispatch","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:2","name":"echo","arguments":{"value":"two"},"isError":false,"content":[{"type":"text","text":"echo:two"}]}`,
+		`{"type":"code-dispatch","rootCallId":"call-1","parentCallId":"call-1","subCallId":"call-1:code:2","name":"echo","arguments":{"value":"two"},"isError":false,"content":[{"type":"text","text":"echo:two"}],"result":"echo:two"}`,
 	}
 	got := rec.lines()
 	if strings.Join(got[:4], "\n") != strings.Join(want, "\n") {

@@ -522,7 +522,7 @@ func TestSchedPanickingLogListenerOnlyWarns(t *testing.T) {
 	if o.err != nil || o.value.AsString() != "echo:x" {
 		t.Fatalf("outcome = %v, %v", o.value, o.err)
 	}
-	if got := rec.lines(); len(got) != 2 || !strings.HasSuffix(got[1], `"isError":false,"content":[{"type":"text","text":"echo:x"}]}`) {
+	if got := rec.lines(); len(got) != 2 || !strings.HasSuffix(got[1], `"isError":false,"content":[{"type":"text","text":"echo:x"}],"result":"echo:x"}`) {
 		t.Fatalf("events:\n%s", strings.Join(got, "\n"))
 	}
 	bufMu.Lock()

@@ -35,6 +35,10 @@ type Options struct {
 	Runtime jsruntime.Runtime
 	// Events, if set, receives every dispatch event of every run, in order per run.
 	Events func(bridge.Event)
+	// Executor, if set, runs the programs' sub-calls in place of the registry, which still
+	// decides which tools a program sees (a replay.Executor answers them from a recording, for
+	// one). Nil means the registry.
+	Executor bridge.Executor
 	// CompactAbove is the size in bytes of the full SDK prompt section above which
 	// PromptSectionFor presents the tools compactly (names and summaries, with the catalog
 	// helpers for the rest). Zero means DefaultCompactAbove; negative never compacts.
@@ -173,8 +177,12 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	if cm.opts.SubCallMemory >= 0 {
 		memory = membudget.New(cmp.Or(cm.opts.SubCallMemory, DefaultSubCallMemory))
 	}
+	var executor bridge.Executor = cm.reg
+	if cm.opts.Executor != nil {
+		executor = cm.opts.Executor
+	}
 	b, err := bridge.New(ctx, bridge.Options{
-		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
+		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
 		Tools: names, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 	})

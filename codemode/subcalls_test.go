@@ -237,7 +237,8 @@ func TestDispatchLogShapesTheSettleEvents(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(events) != 2 || !strings.HasSuffix(events[1], `"isError":false,"content":[{"type":"text","text":"ECHO:X"}]}`) {
+	if len(events) != 2 || !strings.Contains(events[1], `"isError":false,"content":[{"type":"text","text":"ECHO:X"}],`) ||
+		!strings.HasSuffix(events[1], `,"result":"echo:x"}`) {
 		t.Fatalf("events:\n%s", strings.Join(events, "\n"))
 	}
 }

@@ -17,18 +17,20 @@ import (
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/replay"
 	"github.com/runcode-dev/runcode/sdkgen"
 )
 
 const usage = `runcode runs TypeScript programs against tools, the way an agent in Code Mode does.
 
 Usage:
-  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] [--compact] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
+  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
   runcode check [SOURCES] PROGRAM                                     typecheck PROGRAM against the tools' SDK (needs tsc)
   runcode init  [SOURCES] [DIR]                                       write DIR/tools.d.ts + DIR/tsconfig.json for editors
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
   runcode tools [SOURCES] [--json]                                    list the tools
   runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
+  runcode trace view FILE [-o FILE.html]                              the waterfall page of a --trace file
   runcode version
 
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
@@ -64,6 +66,8 @@ type cli struct {
 	wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime
 	// compact is --compact of run and serve (see registerCompact).
 	compact bool
+	// replay is run --replay's executor: it answers the sub-calls instead of the tools.
+	replay *replay.Executor
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -110,6 +114,8 @@ func (c *cli) main(args []string) int {
 		err = c.toolsCmd(args[1:])
 	case "serve":
 		code, err = c.serveCmd(args[1:])
+	case "trace":
+		err = c.traceCmd(args[1:])
 	case "version":
 		fmt.Fprintln(c.stdout, "runcode", version())
 	default:
@@ -191,13 +197,14 @@ func flagError(err error) error {
 }
 
 func (c *cli) runCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--typecheck] [--compact] PROGRAM")
+	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM")
 	var src sources
 	src.register(fs)
 	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
+	replayPath := fs.String("replay", "", "answer the sub-calls from `FILE`, a --trace file of an earlier run, instead of running any tool (without source flags, the tools are the names FILE records)")
 	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
@@ -212,6 +219,12 @@ func (c *cli) runCmd(args []string) (int, error) {
 	program, err := c.readProgram(positional[0])
 	if err != nil {
 		return 0, err
+	}
+	if *replayPath != "" {
+		// Read before the trace is created: the two may be the same file.
+		if c.replay, err = loadReplay(*replayPath); err != nil {
+			return 0, err
+		}
 	}
 	var trace *traceWriter
 	if *tracePath != "" {
@@ -244,6 +257,11 @@ func (c *cli) runCmd(args []string) (int, error) {
 	}
 	if err := trace.err(); err != nil {
 		fmt.Fprintln(c.stderr, "runcode: writing trace:", err)
+	}
+	if c.replay != nil && ended {
+		if err := c.replay.Check(); err != nil {
+			fmt.Fprintln(c.stderr, "runcode:", err)
+		}
 	}
 	if *asJSON {
 		out, ok := canonicalJSON(res)

@@ -53,7 +53,7 @@ func TestHelpListsEveryFlagWithHumanDefaults(t *testing.T) {
 	limits := []string{"--timeout DURATION", "--cpu DURATION", "--max-output SIZE", "--max-parallel N",
 		"--isolation process|inprocess", "--memory SIZE", "--max-write SIZE"}
 	for cmd, flags := range map[string][]string{
-		"run":   append(append([]string{"--json", "--trace FILE", "--compact"}, sources...), limits...),
+		"run":   append(append([]string{"--json", "--trace FILE", "--replay FILE", "--compact"}, sources...), limits...),
 		"sdk":   append([]string{"-o FILE", "--compact"}, sources...),
 		"tools": append([]string{"--json"}, sources...),
 		"serve": append(append([]string{"--stdio", "--http ADDR", "--compact", "--auth-token-file FILE", "--insecure-no-auth",

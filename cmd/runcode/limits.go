@@ -135,7 +135,11 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		}
 		checker = chk
 	}
-	reg, closeSources, err := src.load()
+	load := src.load
+	if c.replay != nil && !src.given() {
+		load = func() (*registry.Registry, func(), error) { return replayTools(c.replay) }
+	}
+	reg, closeSources, err := load()
 	if err != nil {
 		if checker != nil {
 			checker.Close()
@@ -157,6 +161,9 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory(), CompactAbove: c.compactAbove()}
 	if checker != nil {
 		opts.TypeChecker = checker
+	}
+	if c.replay != nil {
+		opts.Executor = c.replay
 	}
 	if err := codemode.Install(reg, opts); err != nil {
 		o.close()

@@ -4,10 +4,11 @@
 //
 // Usage:
 //
-//	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--compact] PROGRAM
+//	runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--replay FILE] [--compact] PROGRAM
 //	runcode sdk   [SOURCES] [-o FILE] [--compact]
 //	runcode tools [SOURCES] [--json]
 //	runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]
+//	runcode trace view FILE [-o FILE.html]
 //	runcode version
 //
 // SOURCES are --tools FILE (a tool manifest), --mcp 'CMD ARG…' (an MCP server over stdio),

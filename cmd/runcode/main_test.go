@@ -122,16 +122,22 @@ func TestRunJSONAndTrace(t *testing.T) {
 		t.Fatalf("trace has %d lines:\n%s", len(lines), data)
 	}
 	wantPrefixes := []string{
-		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:1","name":"add","arguments":{"a":2,"b":3}}`,
-		`{"type":"code-dispatch","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:1","name":"add","arguments":{"a":2,"b":3},"isError":false,"content":[{"type":"text","text":"5"}]}`,
-		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:2","name":"shout","arguments":{"word":"hey"}}`,
-		`{"type":"code-dispatch","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:2","name":"shout","arguments":{"word":"hey"},"isError":false,"content":[{"type":"text","text":"HEY"}]}`,
-		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:3","name":"grep","arguments":{"pattern":"TODO"}}`,
+		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:1","name":"add","arguments":{"a":2,"b":3},"time":"`,
+		`{"type":"code-dispatch","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:1","name":"add","arguments":{"a":2,"b":3},"isError":false,"content":[{"type":"text","text":"5"}],"time":"`,
+		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:2","name":"shout","arguments":{"word":"hey"},"time":"`,
+		`{"type":"code-dispatch","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:2","name":"shout","arguments":{"word":"hey"},"isError":false,"content":[{"type":"text","text":"HEY"}],"time":"`,
+		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:3","name":"grep","arguments":{"pattern":"TODO"},"time":"`,
 		`{"type":"code-dispatch","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:3","name":"grep","arguments":{"pattern":"TODO"},"isError":false,"content":[`,
 	}
 	for i, p := range wantPrefixes {
 		if !strings.HasPrefix(lines[i], p) {
 			t.Errorf("trace line %d:\n%s\nwant prefix:\n%s", i+1, lines[i], p)
+		}
+	}
+	// Settle lines end with the duration and the value the program received.
+	for i, suffix := range map[int]string{1: `,"result":5}`, 3: `,"result":"HEY"}`} {
+		if !strings.Contains(lines[i], `Z","durationMs":`) || !strings.HasSuffix(lines[i], suffix) {
+			t.Errorf("trace line %d lacks durationMs or ends otherwise than %s:\n%s", i+1, suffix, lines[i])
 		}
 	}
 }
