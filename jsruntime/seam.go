@@ -127,9 +127,16 @@ type ErrorClass struct {
 }
 
 // Namespace is one object of binding functions the program sees under Global.
+//
+// Its functions are Functions, or, for a namespace bound in many runs, Members (prepared once
+// with NewMembers) with Dispatch as the host function of all of them: then a run costs the same
+// whatever the number of functions, and Functions must be empty. Either way the program sees
+// the same object; its functions are built when the program first reads them.
 type Namespace struct {
 	Global     string
 	Functions  []Function
+	Members    *Members
+	Dispatch   Dispatch
 	ErrorClass *ErrorClass // nil: rejections are plain Errors
 	// MemberNoun is what a member is called in the failure of a program that calls one the
 	// namespace lacks: "tool" gives "TypeError: tools.red_file is not a tool (did you mean

@@ -21,6 +21,7 @@ func sampleFrames() []*frame {
 	return []*frame{
 		{T: frameReady},
 		{T: frameStarted},
+		{T: frameRun, Program: "return 2", SameBindings: true},
 		{T: frameRun, Program: "return 1 // \xff", Bindings: []wireNamespace{
 			{Global: "tools", Functions: []wireFunction{{Name: "a"}, {Name: "__proto__", Group: "memory"}, {Name: "", Group: "\xff"}}, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: "tool"},
 			{Global: "other"},
@@ -108,7 +109,9 @@ func TestMalformedFrames(t *testing.T) {
 		{frameFail, "\x00", "fail without a failure"},
 		{frameReply, "\x00\x00\x00", "truncated"},
 		{frameReply, "\x00\x00\x00\x00\x00\x00\x00\x01\x03", "bad reply"},
-		{frameRun, "\x00\x01\x00\x02\x00\x00", "bad error class"},
+		{frameRun, "\x00\x00\x01\x00\x02\x00\x00", "bad error class"},
+		{frameRun, "\x00\x02", "bad bindings"},
+		{frameRun, "\x00\x01\x00", "trailing bytes"},
 		{frameType(0), "", "unknown frame type 0"},
 		{frameType(200), "", "unknown frame type 200"},
 	}
