@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -147,7 +148,7 @@ func (l *level) order() {
 	slices.SortFunc(indices, func(a, b int) int {
 		x, _ := arrayIndex(l.names[a])
 		y, _ := arrayIndex(l.names[b])
-		return int(x - y)
+		return cmp.Compare(x, y)
 	})
 	l.keys = append(indices, l.keys...)
 }
@@ -163,18 +164,6 @@ func arrayIndex(name string) (int64, bool) {
 		return 0, false
 	}
 	return int64(n), true
-}
-
-// levelOf returns the index of group's object ("" for the namespace's), or nil.
-func (m *Members) levelOf(group string) *level {
-	if group == "" {
-		return m.top
-	}
-	pos, ok := m.top.index[group]
-	if !ok || m.top.slots[pos] >= 0 {
-		return nil
-	}
-	return m.groups[-1-m.top.slots[pos]]
 }
 
 // sameNames reports whether fns has exactly m's names and groups, in order.
