@@ -154,7 +154,8 @@ type Options struct {
 	Tools []string
 	// Members, if set, is Tools prepared for the runtime (ToolMembers(Tools)), which a caller
 	// that binds the same tools in many runs builds once: then a run's bindings cost the same
-	// whatever the number of tools. Nil prepares Tools for this run.
+	// whatever the number of tools. Nil prepares Tools for this run. New refuses Members of
+	// another length than Tools.
 	Members *jsruntime.Members
 	// Events, if set, receives every dispatch event. Calls never overlap. Start events arrive
 	// in submission order, settle events in commit (which is submission) order, each after its
@@ -257,6 +258,9 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 		return nil, fmt.Errorf("bridge: Options.MaxParallel must be positive, or 0 for DefaultMaxParallel; got %d", opts.MaxParallel)
 	case opts.MaxParallel == 0:
 		opts.MaxParallel = DefaultMaxParallel
+	}
+	if opts.Members != nil && opts.Members.Len() != len(opts.Tools) {
+		return nil, fmt.Errorf("bridge: Options.Members has %d members for %d Options.Tools", opts.Members.Len(), len(opts.Tools))
 	}
 	if opts.RootCallID == "" {
 		opts.RootCallID = opts.CallID
