@@ -121,6 +121,11 @@ type Options struct {
 	Scope *registry.Scope
 	// Tools are the names bound into the program's tools namespace, in order.
 	Tools []string
+	// Members, if set, is Tools prepared for the runtime (ToolMembers(Tools)), which a caller
+	// that binds the same tools in many runs builds once: then a run's bindings cost the same
+	// whatever the number of tools. Nil prepares Tools for this run. New refuses Members of
+	// another length than Tools.
+	Members *jsruntime.Members
 	// Events, if set, receives every dispatch event. Calls never overlap. Start events arrive
 	// in submission order, settle events in commit (which is submission) order, each after its
 	// call's start. Events must not block for long: it delays later sub-calls.
@@ -228,6 +233,9 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	case opts.MaxParallel == 0:
 		opts.MaxParallel = DefaultMaxParallel
 	}
+	if opts.Members != nil && opts.Members.Len() != len(opts.Tools) {
+		return nil, fmt.Errorf("bridge: Options.Members has %d members for %d Options.Tools", opts.Members.Len(), len(opts.Tools))
+	}
 	if opts.RootCallID == "" {
 		opts.RootCallID = opts.CallID
 	}
@@ -242,52 +250,65 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 		jobs: make(chan *entry), quit: make(chan struct{}), gone: make(chan struct{})}, nil
 }
 
-// Namespace returns the tools namespace for the runtime: one function per bound tool, the
-// ToolCallError class with its toolName member, and "tool" as what a member is called (a call
-// of a missing one fails with "tools.x is not a tool (did you mean y?)").
-func (b *Bridge) Namespace() jsruntime.Namespace {
-	fns := make([]jsruntime.Function, len(b.opts.Tools))
-	for i, name := range b.opts.Tools {
-		fns[i] = jsruntime.Function{Name: name, Call: b.binding(name)}
+// ToolMembers prepares tools (registry names, in order) as the members of the tools namespace
+// (see Options.Members). It fails when a name is listed twice.
+func ToolMembers(tools []string) (*jsruntime.Members, error) {
+	ms := make([]jsruntime.Member, len(tools))
+	for i, name := range tools {
+		ms[i] = jsruntime.Member{Name: name}
 	}
-	return jsruntime.Namespace{
-		Global:     "tools",
-		Functions:  fns,
-		ErrorClass: &jsruntime.ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"},
-		MemberNoun: "tool",
-	}
+	return jsruntime.NewMembers(ms)
 }
 
-func (b *Bridge) binding(name string) jsruntime.HostFunc {
-	return func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		if b.closing || b.ctx.Err() != nil {
-			settle(jsonv.Value{}, b.overError("%s not dispatched", name))
-			return
-		}
-		if !args.IsDefined() {
-			settle(jsonv.Value{}, errors.New("tool arguments must be lossless JSON (call the tool with an arguments object, e.g. `{}`)"))
-			return
-		}
-		b.counter++
-		var id [64]byte // the id is built on the stack: one allocation, the string
-		b.pending = append(b.pending, &entry{
-			call: registry.Call{
-				CallID:     string(strconv.AppendInt(append(id[:0], b.idPrefix...), int64(b.counter), 10)),
-				RootCallID: b.opts.RootCallID,
-				Name:       name,
-				Arguments:  args,
-				Scope:      b.opts.Scope,
-				Parent:     b.opts.Token,
-			},
-			settle:    settle,
-			run:       run,
-			seq:       b.counter,
-			submitted: b.now(),
-		})
-		b.kick()
+// Namespace returns the tools namespace for the runtime: one function per bound tool, the
+// ToolCallError class with its toolName member, and "tool" as what a member is called (a call
+// of a missing one fails with "tools.x is not a tool (did you mean y?)"). With Options.Members
+// it costs the same whatever the number of tools.
+func (b *Bridge) Namespace() jsruntime.Namespace {
+	ns := jsruntime.Namespace{Global: "tools", ErrorClass: &jsruntime.ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: "tool"}
+	if b.opts.Members != nil {
+		ns.Members, ns.Dispatch = b.opts.Members, b.dispatch
+		return ns
 	}
+	ns.Functions = make([]jsruntime.Function, len(b.opts.Tools))
+	for i, name := range b.opts.Tools {
+		ns.Functions[i] = jsruntime.Function{Name: name, Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+			b.dispatch(run, i, args, settle)
+		}}
+	}
+	return ns
+}
+
+// dispatch submits a call of tool i of Options.Tools.
+func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
+	name := b.opts.Tools[i]
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing || b.ctx.Err() != nil {
+		settle(jsonv.Value{}, b.overError("%s not dispatched", name))
+		return
+	}
+	if !args.IsDefined() {
+		settle(jsonv.Value{}, errors.New("tool arguments must be lossless JSON (call the tool with an arguments object, e.g. `{}`)"))
+		return
+	}
+	b.counter++
+	var id [64]byte // the id is built on the stack: one allocation, the string
+	b.pending = append(b.pending, &entry{
+		call: registry.Call{
+			CallID:     string(strconv.AppendInt(append(id[:0], b.idPrefix...), int64(b.counter), 10)),
+			RootCallID: b.opts.RootCallID,
+			Name:       name,
+			Arguments:  args,
+			Scope:      b.opts.Scope,
+			Parent:     b.opts.Token,
+		},
+		settle:    settle,
+		run:       run,
+		seq:       b.counter,
+		submitted: b.now(),
+	})
+	b.kick()
 }
 
 // kick starts a driver when none is active and there is something to drive. Callers hold mu.

@@ -99,6 +99,7 @@ func Install(reg *registry.Registry, opts Options) error {
 		return fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", bridge.DefaultMaxParallel, opts.MaxParallelSubCalls)
 	}
 	cm := &codeMode{reg: reg, opts: opts}
+	reg.OnChange(cm.forgetTools)
 	reg.OnChange(cm.forgetCompact)
 	if opts.TypeChecker != nil {
 		reg.OnChange(cm.forgetDeclarations)
@@ -144,6 +145,10 @@ type codeMode struct {
 	// declarations are the SDK declarations a typecheck uses, per scope, until the registry
 	// changes (rendering them costs about a quarter of a warm check at 50 tools).
 	declarations map[*registry.Scope]string
+	// tools are the tools a run sees, per scope, until the registry changes (see toolsFor);
+	// generation counts the changes.
+	tools      map[*registry.Scope]*scopeTools
+	generation uint64
 }
 
 // RunFailure is the cause carried by a failed run_code result (its registry.Error has code
@@ -168,11 +173,11 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
 		return jsonv.Value{}, &registry.Error{Code: registry.CodeInvalidArgs, Name: "ToolArgsError", Message: "invalid description: expected a non-empty string"}
 	}
-	schemas := cm.reg.SDKSchemas(inv.Scope)
-	names := make([]string, len(schemas))
-	for i, s := range schemas {
-		names[i] = s.Name
+	tools, err := cm.toolsFor(inv.Scope)
+	if err != nil {
+		return jsonv.Value{}, err
 	}
+	schemas := tools.schemas
 	var memory *membudget.Budget
 	if cm.opts.SubCallMemory >= 0 {
 		memory = membudget.New(cmp.Or(cm.opts.SubCallMemory, DefaultSubCallMemory))
@@ -183,7 +188,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	b, err := bridge.New(ctx, bridge.Options{
 		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
-		Tools: names, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
+		Tools: tools.names, Members: tools.members, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 	})
 	if err != nil {
@@ -196,7 +201,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	bindings := []jsruntime.Namespace{b.Namespace()}
 	compact := cm.compactFor(inv.Scope, schemas)
 	if compact {
-		bindings = append(bindings, catalogNamespace(schemas))
+		bindings = append(bindings, catalogNamespace(tools.sdkTools))
 	}
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
@@ -87,8 +86,7 @@ func sectionFor(tools []sdkgen.Tool, compactAbove int) string {
 // the program may call: describe(name) resolves to the declarations of one tool
 // (sdkgen.Describe), search(query) to the best matching tools as {name, description} objects
 // (sdkgen.Search); search also takes {query, limit}.
-func catalogNamespace(schemas []registry.SDKSchema) jsruntime.Namespace {
-	list := sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })
+func catalogNamespace(list func() []sdkgen.Tool) jsruntime.Namespace {
 	return jsruntime.Namespace{
 		Global: sdkgen.CatalogGlobal,
 		Functions: []jsruntime.Function{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,54 +14,19 @@ import (
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
-// bindingShape is what two requests must share for the program function's arguments built for
-// one to serve the other: the globals, function names and error classes, in order (the host
-// functions themselves are looked up per call, in the run).
-func bindingShape(nss []Namespace) string {
-	var b strings.Builder
-	for _, ns := range nss {
-		b.WriteString(ns.Global)
-		for _, fn := range ns.Functions {
-			b.WriteByte(0)
-			b.WriteString(fn.Name)
-		}
-		b.WriteByte(1)
-		if ec := ns.ErrorClass; ec != nil {
-			b.WriteString(ec.Name)
-			b.WriteByte(0)
-			b.WriteString(ec.MemberNameProperty)
-		}
-		b.WriteByte(2)
-	}
-	return b.String()
-}
-
-// namesOnly copies nss without the host functions, so that a remembered shape does not keep a
-// finished run's host functions alive.
-func namesOnly(nss []Namespace) []Namespace {
-	out := make([]Namespace, len(nss))
-	for i, ns := range nss {
-		out[i] = Namespace{Global: ns.Global, ErrorClass: ns.ErrorClass, Functions: make([]Function, len(ns.Functions))}
-		for j, fn := range ns.Functions {
-			out[i].Functions[j] = Function{Name: fn.Name}
-		}
-	}
-	return out
-}
-
-// buildBindings builds the program function's arguments for nss in the realm: each
+// buildBindings builds the program function's arguments for bound in the realm: each
 // namespace's object, then each declared error class (console comes last; setup appends it).
-// A namespace object is null-prototype, its members own, enumerable, non-writable,
-// non-configurable functions, in order. The functions call the host functions of the run that
-// owns the realm when they are called, so the arguments can be built before that run exists.
-func (rl *realm) buildBindings(nss []Namespace) ([]goja.Value, error) {
+// The functions call the host functions of the run that owns the realm when they are called, so
+// the arguments can be built before that run exists. Building costs the same whatever the
+// number of functions: see lazyObject.
+func (rl *realm) buildBindings(bound []boundNamespace) ([]goja.Value, error) {
 	vm := rl.vm
-	objects := make([]goja.Value, 0, len(nss))
+	objects := make([]goja.Value, 0, len(bound))
 	var classes []goja.Value
-	for i := range nss {
-		ns := &nss[i]
+	for i := range bound {
+		ns := &bound[i]
 		var class *goja.Object
-		if ec := ns.ErrorClass; ec != nil {
+		if ec := ns.errorClass; ec != nil {
 			c, err := rl.makeErrorClass(goja.Undefined(), vm.ToValue(ec.Name), vm.ToValue(ec.MemberNameProperty))
 			if err != nil {
 				return nil, err
@@ -68,45 +34,194 @@ func (rl *realm) buildBindings(nss []Namespace) ([]goja.Value, error) {
 			class = c.(*goja.Object)
 			classes = append(classes, class)
 		}
-		obj := vm.CreateObject(nil)
-		for j, fn := range ns.Functions {
-			f := vm.ToValue(rl.bindingFunc(i, j, class)).(*goja.Object)
-			_ = f.DefineDataProperty("name", vm.ToValue(fn.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			_ = obj.DefineDataProperty(fn.Name, f, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		}
-		objects = append(objects, rl.namespaceProxy(i, obj))
+		objects = append(objects, rl.newLazyObject(i, ns.members, ns.members.top, class).proxy)
 	}
 	return append(objects, classes...), nil
 }
 
-// namespaceProxy is what the program sees of namespace i's object: a proxy that reads the
-// object unchanged and, when a lookup misses, records the name for the failure message of a
-// program that calls it (see run.explainMissing). Looking up a missing member still gives
-// undefined, so probing (typeof tools.x, tools.x?.()) keeps its meaning.
-func (rl *realm) namespaceProxy(i int, obj *goja.Object) *goja.Object {
-	proxy := rl.vm.NewProxy(obj, &goja.ProxyTrapConfig{Get: func(target *goja.Object, name string, _ goja.Value) goja.Value {
-		v := target.Get(name)
-		if v == nil && rl.owner != nil {
-			rl.owner.noteMissing(i, name)
-		}
-		return v
-	}})
-	p := rl.vm.ToValue(proxy).(*goja.Object)
-	rl.namespaces = append(rl.namespaces, namespaceObject{proxy: p, target: obj})
-	return p
+// lazyObject is a namespace's object, or a group's, as the program sees it: a proxy whose Go
+// traps build a member (a binding function, or a group's object) the first time the program
+// reads it, over a null-prototype target that holds the members built so far. What the program
+// can observe is the object an eager build would give: a null prototype; own, enumerable,
+// non-writable, non-configurable members, listed in an ordinary object's order (array indices
+// ascending, then the rest in declaration order); extensible, like an ordinary object.
+//
+// Reading a member (get), testing one (in), and describing one (getOwnPropertyDescriptor) build
+// at most that member. Listing the keys, and any change (set, defineProperty, delete,
+// preventExtensions), build all of them, after which the target is complete and every trap but
+// get and ownKeys is dropped, so goja's own object semantics apply. A lookup that misses is
+// recorded for the failure message of a program that calls it (see run.explainMissing);
+// looking up a missing member still gives undefined, so probing (typeof tools.x, tools.x?.())
+// keeps its meaning.
+type lazyObject struct {
+	rl      *realm
+	ns      int
+	members *Members
+	lvl     *level
+	class   *goja.Object
+	target  *goja.Object
+	proxy   *goja.Object
+	traps   *goja.ProxyTrapConfig
+	built   map[int]goja.Value // by position, once built (a map: a run builds few)
+	unbuilt int                // positions not yet built
 }
 
-// namespaceObject is a namespace's proxy and the object behind it.
-type namespaceObject struct{ proxy, target *goja.Object }
+func (rl *realm) newLazyObject(ns int, members *Members, lvl *level, class *goja.Object) *lazyObject {
+	lo := &lazyObject{rl: rl, ns: ns, members: members, lvl: lvl, class: class, target: rl.vm.CreateObject(nil),
+		unbuilt: len(lvl.names)}
+	lo.traps = &goja.ProxyTrapConfig{
+		Get:                      lo.get,
+		Has:                      lo.has,
+		GetOwnPropertyDescriptor: lo.describe,
+		OwnKeys:                  lo.ownKeys,
+		Set:                      lo.set,
+		DefineProperty:           lo.defineProperty,
+		DeleteProperty:           lo.deleteProperty,
+		PreventExtensions:        lo.preventExtensions,
+	}
+	if lo.unbuilt == 0 {
+		lo.complete()
+	}
+	lo.proxy = rl.vm.ToValue(rl.vm.NewProxy(lo.target, lo.traps)).(*goja.Object)
+	rl.namespaces = append(rl.namespaces, lo.proxy)
+	return lo
+}
 
-// namespaceTarget returns the object behind o when o is one of the realm's namespace proxies.
-func (rl *realm) namespaceTarget(o *goja.Object) (*goja.Object, bool) {
-	for _, ns := range rl.namespaces {
-		if ns.proxy == o {
-			return ns.target, true
+// build returns the member at pos, building it (and defining it on the target) the first time.
+func (lo *lazyObject) build(pos int) goja.Value {
+	if v, ok := lo.built[pos]; ok {
+		return v
+	}
+	var v goja.Value
+	if slot := lo.lvl.slots[pos]; slot >= 0 {
+		f := lo.rl.vm.ToValue(lo.rl.bindingFunc(lo.ns, slot, lo.class)).(*goja.Object)
+		_ = f.DefineDataProperty("name", lo.rl.vm.ToValue(lo.lvl.names[pos]), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		v = f
+	} else {
+		v = lo.rl.newLazyObject(lo.ns, lo.members, lo.members.groups[-1-slot], lo.class).proxy
+	}
+	_ = lo.target.DefineDataProperty(lo.lvl.names[pos], v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	if lo.built == nil {
+		lo.built = map[int]goja.Value{}
+	}
+	lo.built[pos] = v
+	lo.unbuilt--
+	return v
+}
+
+// buildAll builds every member, completing the target.
+func (lo *lazyObject) buildAll() {
+	if lo.unbuilt == 0 {
+		return
+	}
+	for pos := range lo.lvl.names {
+		lo.build(pos)
+	}
+	lo.complete()
+}
+
+// complete drops the traps a complete target answers as an ordinary object would. get stays,
+// to record missed lookups, and ownKeys, for the order.
+func (lo *lazyObject) complete() {
+	*lo.traps = goja.ProxyTrapConfig{Get: lo.get, OwnKeys: lo.ownKeys}
+}
+
+func (lo *lazyObject) get(target *goja.Object, name string, _ goja.Value) goja.Value {
+	if pos, ok := lo.lvl.index[name]; ok {
+		return lo.build(pos)
+	}
+	v := target.Get(name)
+	if v == nil && lo.rl.owner != nil {
+		lo.rl.owner.noteMissing(lo.ns, lo.lvl, name)
+	}
+	return v
+}
+
+// has answers for an incomplete target, to which nothing but members has been added (any change
+// completes it first).
+func (lo *lazyObject) has(_ *goja.Object, name string) bool {
+	_, ok := lo.lvl.index[name]
+	return ok
+}
+
+func (lo *lazyObject) describe(_ *goja.Object, name string) goja.PropertyDescriptor {
+	pos, ok := lo.lvl.index[name]
+	if !ok {
+		return goja.PropertyDescriptor{} // undefined: nothing but members is there yet
+	}
+	return goja.PropertyDescriptor{Value: lo.build(pos), Writable: goja.FLAG_FALSE, Enumerable: goja.FLAG_TRUE, Configurable: goja.FLAG_FALSE}
+}
+
+// ownKeys lists the members in an ordinary object's order, then the keys the program added, in
+// the target's order.
+func (lo *lazyObject) ownKeys(target *goja.Object) *goja.Object {
+	lo.buildAll()
+	keys := make([]any, 0, len(lo.lvl.names))
+	for _, pos := range lo.lvl.keys {
+		keys = append(keys, lo.lvl.names[pos])
+	}
+	if names := target.GetOwnPropertyNames(); len(names) > len(lo.lvl.names) {
+		for _, name := range names {
+			if _, member := lo.lvl.index[name]; !member {
+				keys = append(keys, name)
+			}
 		}
 	}
-	return nil, false
+	for _, sym := range target.Symbols() {
+		keys = append(keys, sym)
+	}
+	return lo.rl.vm.NewArray(keys...)
+}
+
+// The changes complete the target, then make the change through the proxy, which no longer
+// traps it: what a change that fails throws is goja's own TypeError ("Cannot assign to read
+// only property 'x'"). Only the Reflect forms that return false instead of throwing differ, and
+// only for the first change of an object: that one throws too.
+
+func (lo *lazyObject) set(_ *goja.Object, name string, value, receiver goja.Value) bool {
+	lo.buildAll()
+	// An assignment to an object that inherits from the namespace is made again on that object:
+	// it reaches the proxy, which no longer traps it, and creates the property on the object.
+	o, ok := receiver.(*goja.Object)
+	if !ok {
+		o = lo.proxy
+	}
+	rethrow(o.Set(name, value))
+	return true
+}
+
+func (lo *lazyObject) defineProperty(_ *goja.Object, name string, desc goja.PropertyDescriptor) bool {
+	lo.buildAll()
+	if desc.IsAccessor() {
+		rethrow(lo.proxy.DefineAccessorProperty(name, desc.Getter, desc.Setter, desc.Configurable, desc.Enumerable))
+	} else {
+		rethrow(lo.proxy.DefineDataProperty(name, desc.Value, desc.Writable, desc.Configurable, desc.Enumerable))
+	}
+	return true
+}
+
+func (lo *lazyObject) deleteProperty(_ *goja.Object, name string) bool {
+	lo.buildAll()
+	rethrow(lo.proxy.Delete(name))
+	return true
+}
+
+// rethrow throws err, an exception goja's API returned, in the program.
+func rethrow(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func (lo *lazyObject) preventExtensions(*goja.Object) bool {
+	lo.buildAll()
+	_, err := lo.rl.intr.preventExtensions(goja.Undefined(), lo.proxy)
+	return err == nil
+}
+
+// isNamespace reports whether o is one of the realm's namespace (or group) objects.
+func (rl *realm) isNamespace(o *goja.Object) bool {
+	return slices.Contains(rl.namespaces, o)
 }
 
 // thrownOnLine reports whether the first frame of thrown's stack is on line of the program.
@@ -126,15 +241,18 @@ func thrownOnLine(thrown *goja.Object, line int) bool {
 // maxMissing is how many missed lookups a run remembers for its failure message.
 const maxMissing = 8
 
-// missingMember is a lookup of a member namespace ns lacks, on line of the program.
+// missingMember is a lookup of a member the object lvl of namespace ns lacks, on line of the
+// program.
 type missingMember struct {
 	ns   int
+	lvl  *level
 	name string
 	line int
 }
 
-// noteMissing remembers a missed lookup of name in namespace ns (the latest maxMissing).
-func (r *run) noteMissing(ns int, name string) {
+// noteMissing remembers a missed lookup of name in the object lvl of namespace ns (the latest
+// maxMissing).
+func (r *run) noteMissing(ns int, lvl *level, name string) {
 	if len(r.missing) == maxMissing {
 		r.missing = append(r.missing[:0], r.missing[1:]...)
 	}
@@ -144,7 +262,7 @@ func (r *run) noteMissing(ns int, name string) {
 			line = p.Line
 		}
 	}
-	r.missing = append(r.missing, missingMember{ns, name, line})
+	r.missing = append(r.missing, missingMember{ns, lvl, name, line})
 }
 
 // explainMissing rewrites goja's "Object has no member 'x'", the TypeError of a call of a
@@ -161,16 +279,12 @@ func (r *run) explainMissing(thrown *goja.Object, msg string) string {
 		if message != "Object has no member '"+m.name+"'" || !thrownOnLine(thrown, m.line) {
 			continue
 		}
-		ns := &r.req.Bindings[m.ns]
-		names := make([]string, len(ns.Functions))
-		for j, fn := range ns.Functions {
-			names[j] = fn.Name
-		}
-		noun := ns.MemberNoun
+		ns := &r.bound[m.ns]
+		noun := ns.noun
 		if noun == "" {
 			noun = "function"
 		}
-		explained := memberPath(ns.Global, m.name) + " is not a " + noun + suggest.Phrase(suggest.Closest(m.name, names), func(s string) string { return s })
+		explained := memberPath(ns.global, m.lvl.group, m.name) + " is not a " + noun + suggest.Phrase(suggest.Closest(m.name, m.lvl.names), func(s string) string { return s })
 		return strings.Replace(msg, message, explained, 1)
 	}
 	return msg
@@ -184,15 +298,16 @@ func (r *run) explainMissing(thrown *goja.Object, msg string) string {
 func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		r := rl.owner
-		fn := r.req.Bindings[i].Functions[j]
+		ns := &r.bound[i]
+		fn := ns.members.list[j]
 		promise, resolve, reject := r.vm.NewPromise()
 		arg, err := r.exportJSON(call.Argument(0))
 		if err != nil {
-			reason, err := r.newError(class, fn.Name, withPlace(msgBadArguments, err, "argument"))
+			reason, err := r.newError(class, memberName(fn.Group, fn.Name), withPlace(msgBadArguments, err, "argument"))
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
-			site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
+			site := callSite{ns: ns.global, group: fn.Group, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
 			if err := r.setCallSiteStack(reason, &site); err != nil {
 				panic(err)
 			}
@@ -217,11 +332,11 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			r.post(func() error {
 				r.pending--
 				if herr != nil {
-					reason, err := r.newError(class, fn.Name, herr.Error())
+					reason, err := r.newError(class, memberName(fn.Group, fn.Name), herr.Error())
 					if err != nil {
 						return err
 					}
-					site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: frames}
+					site := callSite{ns: ns.global, group: fn.Group, member: fn.Name, frames: frames}
 					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
@@ -237,7 +352,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 					settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, p))
 				}
 			}()
-			fn.Call(r.host, arg, settle)
+			ns.call(r.host, j, arg, settle)
 		}()
 		return r.vm.ToValue(promise)
 	}
@@ -269,11 +384,11 @@ func (r *run) newError(class *goja.Object, member, message string) (goja.Value, 
 const callSiteDepth = 10
 
 // callSite is where the program called a binding function: the namespace's global, the
-// member's name, and the call stack at the call (most recent first; goja's frame of the
-// binding function itself, which has no program position, among them).
+// member's group and name, and the call stack at the call (most recent first; goja's frame of
+// the binding function itself, which has no program position, among them).
 type callSite struct {
-	ns, member string
-	frames     []goja.StackFrame
+	ns, group, member string
+	frames            []goja.StackFrame
 }
 
 // setCallSiteStack replaces the stack of reason, a rejection created on the loop, where goja
@@ -297,7 +412,7 @@ func (r *run) setCallSiteStack(reason goja.Value, site *callSite) error {
 		b.WriteString(": ")
 		b.WriteString(msg)
 	}
-	where := memberPath(site.ns, site.member)
+	where := memberPath(site.ns, site.group, site.member)
 	b.WriteString("\n\tat ")
 	b.WriteString(where)
 	placed := false
@@ -322,13 +437,26 @@ func (r *run) setCallSiteStack(reason goja.Value, site *callSite) error {
 	return o.DefineDataProperty("stack", r.vm.ToValue(b.String()), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
-// memberPath is how a program names member of the namespace global: tools.read_file, or
-// tools["my-tool"] when the name is not an identifier.
-func memberPath(global, member string) string {
+// memberPath is how a program names member of the namespace global, or of its group when group
+// is not empty: tools.read_file, tools.memory.read_graph, or tools["my-tool"] when a name is
+// not an identifier.
+func memberPath(global, group, member string) string {
+	if group != "" {
+		global = memberPath(global, "", group)
+	}
 	if isIdentifier(member) {
 		return global + "." + member
 	}
 	return global + "[" + strconv.Quote(member) + "]"
+}
+
+// memberName is the name of a function within its namespace, as its error class's member name
+// property gives it: the name, or "<group>.<name>".
+func memberName(group, name string) string {
+	if group == "" {
+		return name
+	}
+	return group + "." + name
 }
 
 // isIdentifier reports whether s is an ASCII JavaScript identifier name (a conservative test:

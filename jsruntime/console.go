@@ -83,12 +83,8 @@ func (in *inspector) format(v goja.Value, depth int) string {
 	if _, ok := goja.AssertFunction(o); ok {
 		return formatFunction(o)
 	}
-	if o.ExportType() == proxyType {
-		target, ok := in.r.realm.namespaceTarget(o)
-		if !ok {
-			return "[Proxy]"
-		}
-		o = target // a namespace object shows its members
+	if o.ExportType() == proxyType && !in.r.realm.isNamespace(o) {
+		return "[Proxy]" // a namespace object shows its members
 	}
 	if in.r.isError(o) {
 		if stack := o.Get("stack"); !isNullish(stack) {

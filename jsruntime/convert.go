@@ -109,6 +109,8 @@ type intrinsics struct {
 	errorCtor      *goja.Object
 	rangeErrorCtor *goja.Object
 	functionProto  *goja.Object
+	// preventExtensions is Object.preventExtensions (see lazyObject).
+	preventExtensions goja.Callable
 }
 
 func captureIntrinsics(vm *goja.Runtime) intrinsics {
@@ -122,6 +124,10 @@ func captureIntrinsics(vm *goja.Runtime) intrinsics {
 		errorCtor:      ctor("Error"),
 		rangeErrorCtor: ctor("RangeError"),
 		functionProto:  proto("Function"),
+		preventExtensions: func() goja.Callable {
+			f, _ := goja.AssertFunction(ctor("Object").Get("preventExtensions"))
+			return f
+		}(),
 	}
 }
 

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // Defaults applied to zero Config fields.
@@ -146,10 +148,9 @@ type Goja struct {
 	spare     chan *realm
 	refilling bool
 	refills   sync.WaitGroup
-	// shape and shapeNamespaces (names only) are the bindings of the latest run: realms are
-	// prepared with their objects built, on the bet that the next run binds the same.
-	shape           string
-	shapeNamespaces []Namespace
+	// shape (names only) is the bindings of the latest run: realms are prepared with their
+	// objects built, on the bet that the next run binds the same.
+	shape []boundNamespace
 }
 
 // runHooks are callbacks for the process worker.
@@ -184,24 +185,29 @@ func New(cfg Config) (*Goja, error) {
 }
 
 // takeRealm returns a prepared realm if one is ready, or else prepares one, and starts
-// preparing replacements in the background for requests shaped like nss.
-func (g *Goja) takeRealm(nss []Namespace) (rl *realm, shape string, err error) {
+// preparing replacements in the background for requests bound like bound.
+func (g *Goja) takeRealm(bound []boundNamespace) (rl *realm, err error) {
 	if cap(g.spare) > 0 {
-		shape = bindingShape(nss)
 		g.mu.Lock()
-		if shape != g.shape {
-			g.shape, g.shapeNamespaces = shape, namesOnly(nss)
+		if g.shape == nil || !sameShape(bound, g.shape) {
+			g.shape = namesOnly(bound)
 		}
 		g.mu.Unlock()
 		defer g.refill()
 		select {
 		case rl = <-g.spare:
-			return rl, shape, nil
+			return rl, nil
 		default:
 		}
 	}
-	rl, err = newRealm(g.cfg, g.prelude, nil, "")
-	return rl, shape, err
+	return newRealm(g.cfg, g.prelude, nil)
+}
+
+// lastShape returns the bindings of the latest run (names only), or nil.
+func (g *Goja) lastShape() []boundNamespace {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.shape
 }
 
 // refill starts the goroutine that fills g.spare, unless it is running, full, or closed.
@@ -222,9 +228,9 @@ func (g *Goja) refill() {
 				g.mu.Unlock()
 				return
 			}
-			nss, shape := g.shapeNamespaces, g.shape
+			shape := g.shape
 			g.mu.Unlock()
-			rl, err := newRealm(g.cfg, g.prelude, nss, shape)
+			rl, err := newRealm(g.cfg, g.prelude, shape)
 			if err != nil { // cannot happen with the built-in prelude; runs will report it
 				g.mu.Lock()
 				g.refilling = false
@@ -251,7 +257,8 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	if g.isClosed() {
 		return Result{}, ErrClosed
 	}
-	if err := validateBindings(req.Bindings); err != nil {
+	bound, err := bindNamespaces(req.Bindings, g.lastShape())
+	if err != nil {
 		return Result{}, err
 	}
 	led := newLedger(g.cfg.MaxOutputBytes)
@@ -263,7 +270,7 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 		return led.fail(&Failure{Kind: KindException, Message: c.msg}), nil
 	}
 	prg := c.prg
-	rl, shape, err := g.takeRealm(req.Bindings)
+	rl, err := g.takeRealm(bound)
 	if err != nil {
 		return led.fail(&Failure{Kind: KindException, Message: err.Error()}), nil
 	}
@@ -271,7 +278,7 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	r.lineOneShift = c.lineOneShift
 	r.polyfills = c.polyfills
 	r.generators = c.generators
-	r.shape = shape
+	r.bound = bound
 	if !g.enlist(r) {
 		return Result{}, ErrClosed
 	}
@@ -389,6 +396,70 @@ func checkIdentifier(what, name string) error {
 	return nil
 }
 
+// boundNamespace is a validated Namespace: its member list, and the host function of its
+// members (nil in a realm's remembered shape).
+type boundNamespace struct {
+	global     string
+	members    *Members
+	call       Dispatch
+	errorClass *ErrorClass
+	noun       string
+}
+
+// sameShape reports whether a realm's arguments built for bindings a serve bindings b: the same
+// globals, member lists (by identity), error classes and nouns.
+func sameShape(a, b []boundNamespace) bool {
+	return slices.EqualFunc(a, b, func(x, y boundNamespace) bool {
+		return x.global == y.global && x.members == y.members && x.noun == y.noun &&
+			(x.errorClass == nil) == (y.errorClass == nil) && (x.errorClass == nil || *x.errorClass == *y.errorClass)
+	})
+}
+
+// namesOnly copies bound without the host functions, so that a remembered shape does not keep a
+// finished run's host functions alive.
+func namesOnly(bound []boundNamespace) []boundNamespace {
+	out := slices.Clone(bound)
+	for i := range out {
+		out[i].call = nil
+	}
+	return out
+}
+
+// bindNamespaces validates nss and returns them bound. A namespace given as Functions gets its
+// member list from last (the previous run's) when its names are the same, so that a realm
+// prepared for that run serves this one.
+func bindNamespaces(nss []Namespace, last []boundNamespace) ([]boundNamespace, error) {
+	if err := validateBindings(nss); err != nil {
+		return nil, err
+	}
+	bound := make([]boundNamespace, len(nss))
+	for i := range nss {
+		ns := &nss[i]
+		b := boundNamespace{global: ns.Global, members: ns.Members, call: ns.Dispatch, errorClass: ns.ErrorClass, noun: ns.MemberNoun}
+		if b.members == nil {
+			if i < len(last) && last[i].members != nil && last[i].members.sameNames(ns.Functions) {
+				b.members = last[i].members
+			} else {
+				ms := make([]Member, len(ns.Functions))
+				for j, f := range ns.Functions {
+					ms[j] = Member{Name: f.Name, Group: f.Group}
+				}
+				m, p := newMembers(ms)
+				if p != nil {
+					return nil, misuse("%s", p.describe(ns.Global))
+				}
+				b.members = m
+			}
+			fns := ns.Functions
+			b.call = func(ctx context.Context, j int, args jsonv.Value, settle func(jsonv.Value, error)) {
+				fns[j].Call(ctx, args, settle)
+			}
+		}
+		bound[i] = b
+	}
+	return bound, nil
+}
+
 func validateBindings(nss []Namespace) error {
 	injected := map[string]bool{}
 	for _, ns := range nss {
@@ -399,14 +470,18 @@ func validateBindings(nss []Namespace) error {
 			return misuse("duplicate binding global %q", ns.Global)
 		}
 		injected[ns.Global] = true
-		names := make(map[string]bool, len(ns.Functions))
-		for _, f := range ns.Functions {
-			if names[f.Name] {
-				return misuse("duplicate function %q in binding %q", f.Name, ns.Global)
+		if ns.Members != nil {
+			if len(ns.Functions) > 0 {
+				return misuse("binding %q has both Functions and Members", ns.Global)
 			}
-			names[f.Name] = true
+			if ns.Dispatch == nil {
+				return misuse("binding %q has Members and no Dispatch", ns.Global)
+			}
+			continue
+		}
+		for _, f := range ns.Functions {
 			if f.Call == nil {
-				return misuse("function %q in binding %q has no Call", f.Name, ns.Global)
+				return misuse("function %q in binding %q has no Call", memberName(f.Group, f.Name), ns.Global)
 			}
 		}
 	}

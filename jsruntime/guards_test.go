@@ -102,7 +102,7 @@ func freshRealm(tb testing.TB, cfg Config) *realm {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { g.Close() })
-	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	rl, err := newRealm(g.cfg, g.prelude, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestGuardsInstalled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	rl, err := newRealm(g.cfg, g.prelude, nil, "")
+	rl, err := newRealm(g.cfg, g.prelude, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestGuardsInstalled(t *testing.T) {
 			if probe[0] == "" {
 				t.Skipf("%s refuses nothing: it is a faster equivalent (see guardTable); a hostile case covers it", name)
 			}
-			rl, err := newRealm(g.cfg, g.prelude, nil, "")
+			rl, err := newRealm(g.cfg, g.prelude, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -129,14 +129,18 @@ func BenchmarkNewRealm(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer g.Close()
-	fns := make([]Function, 50)
-	for i := range fns {
-		fns[i] = Function{Name: fmt.Sprintf("tool%d", i)}
+	ms := make([]Member, 50)
+	for i := range ms {
+		ms[i] = Member{Name: fmt.Sprintf("tool%d", i)}
 	}
-	nss := []Namespace{{Global: "tools", Functions: fns, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}}}
+	members, err := NewMembers(ms)
+	if err != nil {
+		b.Fatal(err)
+	}
+	shape := []boundNamespace{{global: "tools", members: members, errorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := newRealm(g.cfg, g.prelude, nss, "x"); err != nil {
+		if _, err := newRealm(g.cfg, g.prelude, shape); err != nil {
 			b.Fatal(err)
 		}
 	}

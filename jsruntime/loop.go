@@ -56,8 +56,8 @@ type run struct {
 	polyfills    uint32
 	generators   bool
 	polyfillPrg  *goja.Program
-	// shape is the request's bindingShape ("" when the runtime does not prewarm).
-	shape string
+	// bound are the request's bindings, validated (see bindNamespaces).
+	bound []boundNamespace
 
 	// Loop-goroutine state.
 	wallDeadline time.Time     // when the wall-clock ceiling stops the run
@@ -436,9 +436,9 @@ func (r *run) setup() ([]goja.Value, error) {
 		}
 	}
 	args := r.realm.bindings
-	if args == nil || r.realm.shape != r.shape {
+	if args == nil || !sameShape(r.realm.shape, r.bound) {
 		var err error
-		if args, err = r.realm.buildBindings(r.req.Bindings); err != nil {
+		if args, err = r.realm.buildBindings(r.bound); err != nil {
 			return nil, err
 		}
 	}

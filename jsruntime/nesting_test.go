@@ -210,7 +210,7 @@ func BenchmarkJSONParseCap(b *testing.B) {
 	}
 	for name, text := range shapes {
 		b.Run(name, func(b *testing.B) {
-			rl, err := newRealm(Config{MaxHeapBytes: DefaultMaxHeapBytes, MaxStackDepth: DefaultMaxStackDepth}, mustCompilePrelude(b), nil, "")
+			rl, err := newRealm(Config{MaxHeapBytes: DefaultMaxHeapBytes, MaxStackDepth: DefaultMaxStackDepth}, mustCompilePrelude(b), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -56,9 +56,9 @@ type realm struct {
 	// console is the program's console (see consoleObject).
 	console *goja.Object
 	// bindings, when not nil, are the program function's arguments (without console) built
-	// ahead for requests whose bindingShape is shape.
+	// ahead for requests bound like shape (see sameShape).
 	bindings []goja.Value
-	shape    string
+	shape    []boundNamespace
 
 	// owner is the run the realm serves, set before any of its JavaScript runs: the console and
 	// binding functions, built before the run existed, reach the run through it.
@@ -67,15 +67,15 @@ type realm struct {
 	regexpSource goja.Value
 	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
 	generatorsGuarded bool
-	// namespaces are the namespace objects built in the realm (see namespaceProxy).
-	namespaces []namespaceObject
+	// namespaces are the namespace and group objects built in the realm (see lazyObject).
+	namespaces []*goja.Object
 }
 
 // newRealm creates a goja.Runtime and installs the prelude: size guards, the regexp timeout
 // check, the console. Everything it installs is built from intrinsics captured before any
-// program runs. When nss is not nil it also builds the program function's arguments for
-// requests of nss's shape.
-func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) (*realm, error) {
+// program runs. When shape is not nil it also builds the program function's arguments for
+// requests bound like it.
+func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(cfg.MaxStackDepth)
 	rl := &realm{vm: vm, intr: captureIntrinsics(vm)}
@@ -136,8 +136,8 @@ func newRealm(cfg Config, prelude *goja.Program, nss []Namespace, shape string) 
 		return nil, fmt.Errorf("jsruntime: prelude did not return a function")
 	}
 	rl.console = rl.consoleObject()
-	if nss != nil {
-		if rl.bindings, err = rl.buildBindings(nss); err != nil {
+	if shape != nil {
+		if rl.bindings, err = rl.buildBindings(shape); err != nil {
 			return nil, err
 		}
 		rl.shape = shape

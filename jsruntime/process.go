@@ -109,9 +109,12 @@ type ProcessPool struct {
 	// onRunStart, when set (by tests), is given each run's flight ledger as the run starts.
 	onRunStart func(*flightLedger)
 
-	mu      sync.Mutex
-	closed  bool
-	idle    []*worker
+	mu     sync.Mutex
+	closed bool
+	idle   []*worker
+	// shape is the bindings of the latest run (names only): a namespace given as Functions
+	// with the same names gets the same member list, so a worker sees the same bindings.
+	shape   []boundNamespace
 	workers sync.WaitGroup // worker goroutines and refills
 	runs    sync.WaitGroup
 }
@@ -199,6 +202,9 @@ type worker struct {
 	state  *os.ProcessState
 	err    error // of Wait
 	stderr stderrHead
+	// shape is the bindings (names only) of the latest run frame sent with bindings: the worker
+	// keeps them, so a run bound the same is sent without them.
+	shape []boundNamespace
 }
 
 // stderrHead keeps the first stderrHeadBytes of a worker's standard error and drops the rest.
@@ -389,8 +395,17 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 		return Result{}, ErrClosed
 	}
 	defer p.runs.Done()
-	if err := validateBindings(req.Bindings); err != nil {
+	p.mu.Lock()
+	last := p.shape
+	p.mu.Unlock()
+	bound, err := bindNamespaces(req.Bindings, last)
+	if err != nil {
 		return Result{}, err
+	}
+	if !sameShape(bound, last) {
+		p.mu.Lock()
+		p.shape = namesOnly(bound)
+		p.mu.Unlock()
 	}
 	led := newLedger(p.cfg.MaxOutputBytes)
 	if ctx.Err() != nil {
@@ -412,7 +427,7 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 		if err != nil {
 			return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}), nil
 		}
-		res, healthy, started := p.runOn(ctx, w, req, led)
+		res, healthy, started := p.runOn(ctx, w, req.Program, bound, led)
 		p.release(w, healthy)
 		if started || starts == maxStarts || ctx.Err() != nil || p.isDisposing() {
 			return res, nil
@@ -430,21 +445,19 @@ func (p *ProcessPool) isDisposing() bool { return p.disposing.Err() != nil }
 // The run's frames are read here, on the goroutine that waits for them, and host calls are
 // made here too, in order; anything that must end the wait (the caller's cancellation, Close,
 // the wall ceiling, the end of the abort grace) moves the read deadline.
-func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *ledger) (res Result, healthy, started bool) {
+func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, bound []boundNamespace, led *ledger) (res Result, healthy, started bool) {
 	host, cancelHost := context.WithCancel(ctx)
 	defer cancelHost()
 	flight := newFlightLedger(p.cfg.MaxInFlightBytes)
 	if p.onRunStart != nil {
 		p.onRunStart(flight)
 	}
-	wire := make([]wireNamespace, len(req.Bindings))
-	for i, ns := range req.Bindings {
-		wire[i] = wireNamespace{Global: ns.Global, ErrorClass: ns.ErrorClass, MemberNoun: ns.MemberNoun, Functions: make([]string, len(ns.Functions))}
-		for j, fn := range ns.Functions {
-			wire[i].Functions[j] = fn.Name
-		}
+	run := &frame{T: frameRun, Program: program, SameBindings: w.shape != nil && sameShape(w.shape, bound)}
+	if !run.SameBindings {
+		run.Bindings = wireNamespaces(bound)
+		w.shape = namesOnly(bound)
 	}
-	if err := w.out.write(&frame{T: frameRun, Program: req.Program, Bindings: wire}); err != nil {
+	if err := w.out.write(run); err != nil {
 		w.kill()
 		return led.fail(w.exitFailure()), false, false
 	}
@@ -546,7 +559,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 			}
 			return giveUp(f.Failure, true)
 		case frameCall:
-			p.call(host, w, req, f, flight, &mu, &over)
+			p.call(host, w, bound, f, flight, &mu, &over)
 		default:
 			return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: unexpected " + f.T.String() + " frame"}, false)
 		}
@@ -569,7 +582,7 @@ func drainLogs(w *worker, led *ledger, maxFrame int64) {
 
 // call runs one host call the worker forwarded, on the run's goroutine, in order. The call's
 // argument is in flight until it settles, and its result until the reply is written.
-func (p *ProcessPool) call(ctx context.Context, w *worker, req Request, f *frame, flight *flightLedger, mu *sync.Mutex, over *bool) {
+func (p *ProcessPool) call(ctx context.Context, w *worker, bound []boundNamespace, f *frame, flight *flightLedger, mu *sync.Mutex, over *bool) {
 	id, argBytes := f.ID, f.size
 	reply := func(v jsonv.Value, err error) {
 		if !f.refused {
@@ -605,32 +618,20 @@ func (p *ProcessPool) call(ctx context.Context, w *worker, req Request, f *frame
 		reply(jsonv.Value{}, flight.refusal("an argument", argBytes))
 		return
 	}
-	var fn *Function
-	if f.NS >= 0 && f.NS < len(req.Bindings) {
-		for i := range req.Bindings[f.NS].Functions {
-			if req.Bindings[f.NS].Functions[i].Name == f.Fn {
-				fn = &req.Bindings[f.NS].Functions[i]
-				break
-			}
-		}
-	}
-	if fn == nil || !f.Value.IsDefined() {
-		global := ""
-		if f.NS >= 0 && f.NS < len(req.Bindings) {
-			global = req.Bindings[f.NS].Global
-		}
-		reply(jsonv.Value{}, fmt.Errorf("unknown binding %q", global+"."+f.Fn))
+	if f.NS < 0 || f.NS >= len(bound) || f.Fn < 0 || f.Fn >= bound[f.NS].members.Len() || !f.Value.IsDefined() {
+		reply(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
 		return
 	}
+	ns := &bound[f.NS]
 	var settled sync.Once
 	settle := func(v jsonv.Value, err error) { settled.Do(func() { reply(v, err) }) }
 	func() {
 		defer func() {
 			if x := recover(); x != nil {
-				settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, x))
+				settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[f.Fn].Name, x))
 			}
 		}()
-		fn.Call(ctx, f.Value, settle)
+		ns.call(ctx, f.Fn, f.Value, settle)
 	}()
 }
 

@@ -19,9 +19,10 @@ import (
 // so that the parent can refuse a call it will not read (see ProcessConfig.MaxInFlightBytes)
 // and still answer it.
 //
-// Parent to worker: run (program, bindings), reply (id, value or error), abort (reason).
+// Parent to worker: run (program, bindings or "the same bindings as the previous run"), reply
+// (id, value or error), abort (reason).
 // Worker to parent: ready (first, once), started (a run was received: first for each run,
-// before any of it runs), call (id, namespace index, function name, argument), log (line),
+// before any of it runs), call (id, namespace index, function index, argument), log (line),
 // done (result), fail (failure; the worker exits next).
 
 // frameType is the type byte of a frame.
@@ -62,16 +63,19 @@ const maxFrameBody = math.MaxUint32
 type frame struct {
 	T        frameType
 	Program  string          // run
-	Bindings []wireNamespace // run
-	ID       uint64          // call, reply
-	NS       int             // call
-	Fn       string          // call
-	Value    jsonv.Value     // call (the argument), reply (Undefined: the call returned nothing)
-	Error    *string         // reply
-	Line     string          // log
-	Reason   string          // abort
-	Result   *Result         // done
-	Failure  *Failure        // fail
+	Bindings []wireNamespace // run, unless SameBindings
+	// SameBindings (run) says the run is bound like the worker's previous run (the latest run
+	// frame with Bindings), so that a run does not carry every function's name.
+	SameBindings bool
+	ID           uint64      // call, reply
+	NS           int         // call
+	Fn           int         // call: the function's index in the namespace
+	Value        jsonv.Value // call (the argument), reply (Undefined: the call returned nothing)
+	Error        *string     // reply
+	Line         string      // log
+	Reason       string      // abort
+	Result       *Result     // done
+	Failure      *Failure    // fail
 
 	// Set by the parent's frameReader on call frames: the body's length, and whether the
 	// call was refused (its body skipped unread: only ID is set).
@@ -79,12 +83,27 @@ type frame struct {
 	refused bool
 }
 
-// wireNamespace is a Namespace as it travels: the names of its functions.
+// wireNamespace is a Namespace as it travels: the names (and groups) of its functions.
 type wireNamespace struct {
 	Global     string
-	Functions  []string
+	Functions  []wireFunction
 	ErrorClass *ErrorClass
 	MemberNoun string
+}
+
+// wireFunction is a Function as it travels.
+type wireFunction struct{ Name, Group string }
+
+// wireNamespaces returns bound as it travels.
+func wireNamespaces(bound []boundNamespace) []wireNamespace {
+	wire := make([]wireNamespace, len(bound))
+	for i, ns := range bound {
+		wire[i] = wireNamespace{Global: ns.global, ErrorClass: ns.errorClass, MemberNoun: ns.noun, Functions: make([]wireFunction, ns.members.Len())}
+		for j, m := range ns.members.list {
+			wire[i].Functions[j] = wireFunction(m)
+		}
+	}
+	return wire
 }
 
 // errFrameTooLarge reports a frame whose body does not fit the 32-bit length prefix.
@@ -97,6 +116,11 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 	switch f.T {
 	case frameRun:
 		dst = appendString(dst, f.Program)
+		if f.SameBindings {
+			dst = append(dst, 1)
+			break
+		}
+		dst = append(dst, 0)
 		dst = binary.AppendUvarint(dst, uint64(len(f.Bindings)))
 		for _, ns := range f.Bindings {
 			dst = appendString(dst, ns.Global)
@@ -110,13 +134,14 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 			dst = appendString(dst, ns.MemberNoun)
 			dst = binary.AppendUvarint(dst, uint64(len(ns.Functions)))
 			for _, fn := range ns.Functions {
-				dst = appendString(dst, fn)
+				dst = appendString(dst, fn.Name)
+				dst = appendString(dst, fn.Group)
 			}
 		}
 	case frameCall:
 		dst = binary.BigEndian.AppendUint64(dst, f.ID)
 		dst = binary.AppendUvarint(dst, uint64(f.NS))
-		dst = appendString(dst, f.Fn)
+		dst = binary.AppendUvarint(dst, uint64(f.Fn))
 		dst = appendValue(dst, f.Value)
 	case frameReply:
 		dst = binary.BigEndian.AppendUint64(dst, f.ID)
@@ -491,7 +516,17 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 	case frameReady, frameStarted:
 	case frameRun:
 		f.Program = d.string()
-		n := d.count(3)
+		switch d.byte() {
+		case 0:
+		case 1:
+			f.SameBindings = true
+		default:
+			d.fail("bad bindings")
+		}
+		n := 0
+		if !f.SameBindings {
+			n = d.count(3)
+		}
 		for i := 0; i < n && d.err == nil; i++ {
 			ns := wireNamespace{Global: d.string()}
 			switch d.byte() {
@@ -503,9 +538,10 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 				d.fail("bad error class")
 			}
 			ns.MemberNoun = d.string()
-			fns := d.count(1)
+			fns := d.count(2)
 			for j := 0; j < fns && d.err == nil; j++ {
-				ns.Functions = append(ns.Functions, d.string())
+				name := d.string()
+				ns.Functions = append(ns.Functions, wireFunction{Name: name, Group: d.string()})
 			}
 			f.Bindings = append(f.Bindings, ns)
 		}
@@ -516,7 +552,11 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 			d.fail("bad namespace")
 		}
 		f.NS = int(ns)
-		f.Fn = d.string()
+		fn := d.uvarint()
+		if fn > math.MaxInt32 {
+			d.fail("bad function")
+		}
+		f.Fn = int(fn)
 		f.Value = d.value()
 	case frameReply:
 		f.ID = d.uint64()

@@ -382,6 +382,11 @@ type workerServer struct {
 	calls  map[uint64]func(jsonv.Value, error) // settle functions of pending host calls
 	cancel context.CancelCauseFunc             // of the current run
 	runs   sync.WaitGroup
+
+	// last are the bindings of the latest run frame that carried them, for the runs that are
+	// bound the same (frame.SameBindings); only serve's goroutine touches it.
+	last    []Namespace
+	lastErr error
 }
 
 func (w *workerServer) serve(in *bufio.Reader) int {
@@ -408,6 +413,12 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 				w.abort("worker output closed")
 				return workerExitBroken
 			}
+			if !f.SameBindings {
+				w.last, w.lastErr = w.namespaces(f.Bindings)
+			} else if w.last == nil && w.lastErr == nil {
+				w.lastErr = errors.New("a run frame refers to bindings the worker was never sent")
+			}
+			nss, nssErr := w.last, w.lastErr
 			ctx, cancel := context.WithCancelCause(context.Background())
 			w.mu.Lock()
 			w.cancel = cancel
@@ -416,7 +427,7 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 			go func() {
 				defer w.runs.Done()
 				defer cancel(nil)
-				w.run(ctx, f)
+				w.run(ctx, f.Program, nss, nssErr)
 			}()
 		case frameReply:
 			w.mu.Lock()
@@ -447,16 +458,31 @@ func (w *workerServer) abort(reason string) {
 	}
 }
 
-// run runs one program; its host functions forward calls to the parent.
-func (w *workerServer) run(ctx context.Context, f *frame) {
-	nss := make([]Namespace, len(f.Bindings))
-	for i, wn := range f.Bindings {
-		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass, MemberNoun: wn.MemberNoun}
-		for _, name := range wn.Functions {
-			nss[i].Functions = append(nss[i].Functions, Function{Name: name, Call: w.forward(i, name)})
+// namespaces returns the namespaces of a run frame, each bound with its member list and a
+// Dispatch that forwards calls to the parent. The member lists stay the same while the runs are
+// bound the same, so the runtime's prepared realms serve them.
+func (w *workerServer) namespaces(wire []wireNamespace) ([]Namespace, error) {
+	nss := make([]Namespace, len(wire))
+	for i, wn := range wire {
+		ms := make([]Member, len(wn.Functions))
+		for j, fn := range wn.Functions {
+			ms[j] = Member(fn)
 		}
+		members, err := NewMembers(ms)
+		if err != nil {
+			return nil, err
+		}
+		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass, MemberNoun: wn.MemberNoun, Members: members, Dispatch: w.forward(i)}
 	}
-	res, err := w.rt.Run(ctx, Request{Program: f.Program, Bindings: nss})
+	return nss, nil
+}
+
+// run runs one program; its host functions forward calls to the parent.
+func (w *workerServer) run(ctx context.Context, program string, nss []Namespace, nssErr error) {
+	res, err := Result{}, nssErr
+	if err == nil {
+		res, err = w.rt.Run(ctx, Request{Program: program, Bindings: nss})
+	}
 	w.mu.Lock()
 	clear(w.calls)
 	w.mu.Unlock()
@@ -466,15 +492,15 @@ func (w *workerServer) run(ctx context.Context, f *frame) {
 	_ = w.out.send(&frame{T: frameDone, Result: &res})
 }
 
-// forward returns a host function that sends the call to the parent.
-func (w *workerServer) forward(ns int, name string) HostFunc {
-	return func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+// forward returns the Dispatch of namespace ns: it sends each call to the parent.
+func (w *workerServer) forward(ns int) Dispatch {
+	return func(_ context.Context, fn int, args jsonv.Value, settle func(jsonv.Value, error)) {
 		w.mu.Lock()
 		w.nextID++
 		id := w.nextID
 		w.calls[id] = settle
 		w.mu.Unlock()
-		if err := w.out.send(&frame{T: frameCall, ID: id, NS: ns, Fn: name, Value: args}); err != nil {
+		if err := w.out.send(&frame{T: frameCall, ID: id, NS: ns, Fn: fn, Value: args}); err != nil {
 			settle(jsonv.Value{}, err)
 		}
 	}

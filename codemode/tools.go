@@ -1,0 +1,66 @@
+package codemode
+
+import (
+	"sync"
+
+	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/sdkgen"
+)
+
+// maxCachedScopes bounds the scopes whose tools are cached at once: past it the cache starts
+// over, so that an embedder that makes a scope per conversation does not grow it without end.
+const maxCachedScopes = 256
+
+// scopeTools are the tools a run in one scope sees: their SDK schemas, their names, and the
+// names prepared as the tools namespace's members. They are built once per scope and registry
+// state, so that what a run builds for its bindings does not grow with the number of tools.
+type scopeTools struct {
+	schemas []registry.SDKSchema
+	names   []string
+	members *jsruntime.Members
+	// sdkTools returns the schemas as sdkgen sees them, built on first use (by the catalog).
+	sdkTools func() []sdkgen.Tool
+}
+
+// toolsFor returns the tools a run in scope sees, cached until the registry changes.
+func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
+	cm.mu.Lock()
+	t, ok := cm.tools[scope]
+	generation := cm.generation
+	cm.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	schemas := cm.reg.SDKSchemas(scope)
+	names := make([]string, len(schemas))
+	for i, s := range schemas {
+		names[i] = s.Name
+	}
+	members, err := bridge.ToolMembers(names)
+	if err != nil {
+		return nil, err
+	}
+	t = &scopeTools{schemas: schemas, names: names, members: members,
+		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })}
+	cm.mu.Lock()
+	// A change notified since the schemas were read may not be in them: keep them for this run
+	// only.
+	if cm.generation == generation {
+		if cm.tools == nil || len(cm.tools) >= maxCachedScopes {
+			cm.tools = map[*registry.Scope]*scopeTools{}
+		}
+		cm.tools[scope] = t
+	}
+	cm.mu.Unlock()
+	return t, nil
+}
+
+// forgetTools drops the cached tools; the registry calls it on every change.
+func (cm *codeMode) forgetTools(*registry.Scope) {
+	cm.mu.Lock()
+	cm.tools = nil
+	cm.generation++
+	cm.mu.Unlock()
+}
