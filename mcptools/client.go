@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -59,6 +60,8 @@ type Server struct {
 
 	mu    sync.Mutex
 	tools []registry.Tool
+	// compiler checks each listed tool once; a refresh reuses the schemas it compiled before.
+	compiler *registry.Compiler
 
 	images  sync.Map // registry.Token → []registry.Content of a successful call with images
 	nextRef atomic.Uint64
@@ -74,7 +77,7 @@ type Server struct {
 // tools, following pagination. ctx bounds these steps only; the session lives until Close.
 // Errors name the server and the cause.
 func Connect(ctx context.Context, src Source) (*Server, error) {
-	s := &Server{src: src, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &Server{src: src, compiler: registry.NewCompiler(), changed: make(chan struct{}, 1), done: make(chan struct{})}
 	if s.src.CallTimeout <= 0 {
 		s.src.CallTimeout = DefaultCallTimeout
 	}
@@ -214,7 +217,10 @@ func (s *Server) Close() error {
 	return s.err
 }
 
-// list lists every tool (following pagination) and converts them.
+// list lists every tool (following pagination) and converts them. A tool whose definition a
+// registry would refuse (a schema that is invalid or beyond registry.MaxSchemaDepth or
+// MaxSchemaValues, an empty name) is left out with a warning: one bad tool does not cost the
+// server's others.
 func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 	var tools []registry.Tool
 	for mt, err := range s.session.Tools(ctx, nil) {
@@ -229,8 +235,15 @@ func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 			}
 		}
 		t, err := s.tool(def)
+		if err == nil {
+			t, err = s.compiler.Compile(ctx, t)
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
 		if err != nil {
-			return nil, err
+			slog.Warn("skipping an MCP tool with an invalid definition", "server", s.label, "tool", mt.Name, "error", err)
+			continue
 		}
 		tools = append(tools, t)
 	}
