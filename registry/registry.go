@@ -281,27 +281,33 @@ func (r *Registry) RegisterContext(ctx context.Context, tools ...Tool) (unregist
 
 func (r *Registry) register(ctx context.Context, s *Scope, tools []Tool) (func(), error) {
 	entries := make([]*entry, 0, len(tools))
+	fail := func(err error) (func(), error) {
+		for _, e := range entries {
+			e.release(&r.schemas)
+		}
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, t := range tools {
 		if t.Name == ReservedName {
-			return nil, invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName)
+			return fail(invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName))
 		}
 		e, err := newEntry(ctx, &r.schemas, t)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
+		entries = append(entries, e)
 		if seen[t.Name] {
-			return nil, invalidDefinition("tool %q is defined twice", t.Name)
+			return fail(invalidDefinition("tool %q is defined twice", t.Name))
 		}
 		seen[t.Name] = true
-		entries = append(entries, e)
 	}
 	r.mu.Lock()
 	l := r.layerOf(s)
 	for _, e := range entries {
 		if _, dup := l.byName[e.tool.Name]; dup {
 			r.mu.Unlock()
-			return nil, invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s))
+			return fail(invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s)))
 		}
 	}
 	for _, e := range entries {
@@ -318,6 +324,9 @@ func (r *Registry) register(ctx context.Context, s *Scope, tools []Tool) (func()
 				removed = r.layerOf(s).remove(e) || removed
 			}
 			r.mu.Unlock()
+			for _, e := range entries {
+				e.release(&r.schemas)
+			}
 			if removed {
 				r.changed(s)
 			}
@@ -354,6 +363,7 @@ func (r *Registry) InstallTransport(t Tool) error {
 	r.mu.Lock()
 	if r.transport != nil {
 		r.mu.Unlock()
+		e.release(&r.schemas)
 		return invalidDefinition("the Code Mode transport is already installed")
 	}
 	r.transport = e
@@ -375,6 +385,12 @@ func newEntry(ctx context.Context, cache *schemaCache, t Tool) (*entry, error) {
 	return &entry{tool: t, params: ct.params, output: ct.output}, nil
 }
 
+// release gives e's schemas back to the cache they were acquired from.
+func (e *entry) release(cache *schemaCache) {
+	cache.release(e.params)
+	cache.release(e.output)
+}
+
 // compileTool checks t and compiles its schemas into cache, reusing what t carries from
 // Compiler.Compile while its schema values are unchanged.
 func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool, error) {
@@ -392,7 +408,7 @@ func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool
 		return nil, invalid("Timeout must not be negative, got %v", t.Timeout)
 	}
 	if c := t.compiled; c != nil && c.paramsDoc == t.Parameters && c.outputDoc == t.Output.Schema {
-		return &compiledTool{paramsDoc: c.paramsDoc, outputDoc: c.outputDoc, params: adopt(cache, c.params), output: adopt(cache, c.output)}, nil
+		return &compiledTool{paramsDoc: c.paramsDoc, outputDoc: c.outputDoc, params: cache.acquire(c.params), output: cache.acquire(c.output)}, nil
 	}
 	ct := &compiledTool{paramsDoc: t.Parameters, outputDoc: t.Output.Schema}
 	for _, role := range [...]struct {
@@ -401,13 +417,16 @@ func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool
 		dst  **compiledSchema
 	}{{"parameters", t.Parameters, &ct.params}, {"output", t.Output.Schema, &ct.output}} {
 		if err := ctx.Err(); err != nil {
+			cache.release(ct.params)
 			return nil, fmt.Errorf("registering tool %q: %w", t.Name, err)
 		}
 		if k := role.doc.Kind(); k != jsonv.Undefined && k != jsonv.Object && k != jsonv.Bool {
+			cache.release(ct.params)
 			return nil, invalid("%s schema must be a JSON object or boolean, got %s", role.name, k)
 		}
 		s, err := compileSchema(cache, role.doc)
 		if err != nil {
+			cache.release(ct.params)
 			e := invalid("%s schema: %v", role.name, err)
 			e.Err = err
 			return nil, e
@@ -415,14 +434,6 @@ func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool
 		*role.dst = s
 	}
 	return ct, nil
-}
-
-// adopt returns the schema of cache with s's canonical bytes, storing s when there is none.
-func adopt(cache *schemaCache, s *compiledSchema) *compiledSchema {
-	if s == nil {
-		return nil
-	}
-	return cache.put(s)
 }
 
 // Compiler checks and compiles tools ahead of registration, each distinct schema once, for a

@@ -40,8 +40,8 @@ func (noLoader) Load(u string) (any, error) {
 // schemaLocation is where a schema sits for the compiler; messages leave it out.
 const schemaLocation = "mem://runcode/schema.json"
 
-// compileSchema checks doc and returns it compiled, from cache when the cache holds a schema
-// with the same canonical bytes. Errors name neither tool nor role; the caller adds them. An
+// compileSchema checks doc and returns it compiled and acquired in cache (the caller releases
+// it), from cache when the cache holds a schema with the same canonical bytes. Errors name neither tool nor role; the caller adds them. An
 // undefined doc compiles to nil (anything goes).
 func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error) {
 	if !doc.IsDefined() {
@@ -52,7 +52,7 @@ func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error)
 	}
 	key := string(jsonv.AppendJSON(nil, doc))
 	if s := cache.get(key); s != nil {
-		return s, nil
+		return cache.acquire(s), nil
 	}
 	s := &compiledSchema{key: key, doc: doc}
 	if !certainlyValid(doc) {
@@ -63,7 +63,7 @@ func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error)
 		s.once.Do(func() { s.full = full })
 	}
 	s.fast = compileFast(doc, true)
-	return cache.put(s), nil
+	return cache.acquire(s), nil
 }
 
 // compileFull runs the full compiler, which also validates doc against its meta-schema.

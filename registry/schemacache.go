@@ -1,61 +1,69 @@
 package registry
 
-import (
-	"runtime"
-	"sync"
-	"weak"
-)
+import "sync"
 
-// schemaCache maps a schema's canonical bytes to its compiledSchema, so that a registry checks
-// and compiles each distinct schema once however many tools and sources declare it. It holds
-// the schemas weakly: a schema no registered tool (or prepared Tool) uses any more is dropped,
-// so a long-lived registry whose tools come and go (an MCP server's changing tool list) does not
-// accumulate them. The zero value is ready to use; it is safe for concurrent use.
+// schemaCache maps a schema's canonical bytes to its compiledSchema, so that each distinct
+// schema is checked and compiled once however many tools and sources declare it. A registry's
+// cache counts the registered tools that use each schema and drops a schema when the last of
+// them is unregistered, so a long-lived registry whose tools come and go (an MCP server's
+// changing tool list) does not accumulate schemas. The zero value is ready to use; it is safe
+// for concurrent use.
 type schemaCache struct {
 	mu    sync.Mutex
-	byKey map[string]weak.Pointer[compiledSchema]
+	byKey map[string]*cacheSlot
 }
 
-// get returns the live schema with canonical bytes key, or nil.
+type cacheSlot struct {
+	schema *compiledSchema
+	refs   int // registrations using schema; a Compiler's cache never releases
+}
+
+// get returns the schema with canonical bytes key, or nil.
 func (c *schemaCache) get(key string) *compiledSchema {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.byKey[key].Value()
+	if slot := c.byKey[key]; slot != nil {
+		return slot.schema
+	}
+	return nil
 }
 
-// put stores s unless a live schema with the same key is stored already, and returns the one
-// stored. Two registrations racing on one new schema both compile it; the first to store wins.
-func (c *schemaCache) put(s *compiledSchema) *compiledSchema {
+// acquire counts one more use of the schema with s's canonical bytes, storing s when there is
+// none, and returns the one stored. Two registrations racing on one new schema both compile
+// it; the first to store it wins. A nil s is nil.
+func (c *schemaCache) acquire(s *compiledSchema) *compiledSchema {
+	if s == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old := c.byKey[s.key].Value(); old != nil {
-		return old
+	slot := c.byKey[s.key]
+	if slot == nil {
+		if c.byKey == nil {
+			c.byKey = map[string]*cacheSlot{}
+		}
+		slot = &cacheSlot{schema: s}
+		c.byKey[s.key] = slot
 	}
-	if c.byKey == nil {
-		c.byKey = map[string]weak.Pointer[compiledSchema]{}
-	}
-	wp := weak.Make(s)
-	c.byKey[s.key] = wp
-	runtime.AddCleanup(s, c.drop, cacheSlot{s.key, wp})
-	return s
+	slot.refs++
+	return slot.schema
 }
 
-// cacheSlot names one stored weak pointer, for its cleanup.
-type cacheSlot struct {
-	key string
-	wp  weak.Pointer[compiledSchema]
-}
-
-// drop removes a collected schema's slot, unless the key has been stored again since.
-func (c *schemaCache) drop(slot cacheSlot) {
+// release counts one use of s less, dropping it after the last. A nil s is ignored.
+func (c *schemaCache) release(s *compiledSchema) {
+	if s == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.byKey[slot.key] == slot.wp {
-		delete(c.byKey, slot.key)
+	if slot := c.byKey[s.key]; slot != nil && slot.schema == s {
+		if slot.refs--; slot.refs <= 0 {
+			delete(c.byKey, s.key)
+		}
 	}
 }
 
-// len returns the number of slots, live or awaiting their cleanup.
+// len returns the number of schemas held.
 func (c *schemaCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

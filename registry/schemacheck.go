@@ -50,11 +50,8 @@ func countValues(v jsonv.Value, limit int) int {
 			n += countValues(v.Index(i), limit-n)
 		}
 	case jsonv.Object:
-		for _, m := range v.Members() {
-			if n >= limit {
-				break
-			}
-			n += countValues(m.Value, limit-n)
+		for i, l := 0, v.Len(); i < l && n < limit; i++ {
+			n += countValues(v.Member(i).Value, limit-n)
 		}
 	}
 	return n
@@ -79,8 +76,8 @@ func checkedSchema(doc jsonv.Value, root bool) bool {
 	default:
 		return false
 	}
-	for _, m := range doc.Members() {
-		if !checkedKeyword(m.Key, m.Value, root) {
+	for i := range doc.Len() {
+		if m := doc.Member(i); !checkedKeyword(m.Key, m.Value, root) {
 			return false
 		}
 	}
@@ -112,8 +109,8 @@ func checkedKeyword(key string, v jsonv.Value, root bool) bool {
 		if v.Kind() != jsonv.Object {
 			return false
 		}
-		for _, p := range v.Members() {
-			if !checkedSchema(p.Value, false) {
+		for i := range v.Len() {
+			if !checkedSchema(v.Member(i).Value, false) {
 				return false
 			}
 		}

@@ -223,3 +223,39 @@ func FuzzCertainlyValid(f *testing.F) {
 		}
 	})
 }
+
+// A registry holds a schema while a registered tool uses it: unregistering the last such tool,
+// or a registration that fails, leaves none behind.
+func TestSchemaCacheFollowsRegistrations(t *testing.T) {
+	reg := New()
+	schema := jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"string"}}}`)
+	unregA, err := reg.Register(toolWith("a", schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unregB, err := reg.Register(toolWith("b", jsonv.MustParse(schema.String())))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := reg.schemas.len(); n != 2 { // the parameters, and AnyOutput's {}
+		t.Fatalf("cache holds %d schemas, want 2", n)
+	}
+	unregA()
+	unregA() // a second call changes nothing
+	if n := reg.schemas.len(); n != 2 {
+		t.Fatalf("after one of two users left: cache holds %d schemas, want 2", n)
+	}
+	unregB()
+	if n := reg.schemas.len(); n != 0 {
+		t.Fatalf("after the last user left: cache holds %d schemas, want 0", n)
+	}
+	if _, err := reg.Register(toolWith("c", schema), toolWith("c", schema)); err == nil {
+		t.Fatal("a tool defined twice registered")
+	}
+	if _, err := reg.Register(toolWith("d", schema), toolWith("e", jsonv.MustParse(`{"type":5}`))); err == nil {
+		t.Fatal("an invalid schema registered")
+	}
+	if n := reg.schemas.len(); n != 0 {
+		t.Fatalf("after failed registrations: cache holds %d schemas, want 0", n)
+	}
+}
