@@ -20,9 +20,13 @@ import (
 // only for a schema certainlyValid cannot vouch for; otherwise it runs on the first validation
 // the fast subset cannot decide, once.
 type compiledSchema struct {
-	key  string      // the canonical bytes: the compact JSON text
-	doc  jsonv.Value // the schema as first registered
-	fast *fastSchema // nil: the schema is not in the fast subset
+	key string      // the canonical bytes: the compact JSON text
+	doc jsonv.Value // the schema as first registered
+
+	// fast is doc in the fast subset (nil: not in it), made on the first validation: most
+	// registered tools are never called.
+	fastOnce sync.Once
+	fast     *fastSchema
 
 	once sync.Once
 	full *jsonschema.Schema
@@ -47,10 +51,14 @@ func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error)
 	if !doc.IsDefined() {
 		return nil, nil
 	}
-	if err := checkSchemaLimits(doc); err != nil {
+	if err := checkSchemaDepth(doc); err != nil {
+		return nil, err // before encoding it: a deep schema is refused in constant time
+	}
+	text := jsonv.AppendJSON(make([]byte, 0, 512), doc)
+	if err := checkSchemaLimits(doc, text); err != nil {
 		return nil, err
 	}
-	key := string(jsonv.AppendJSON(nil, doc))
+	key := string(text)
 	if s := cache.get(key); s != nil {
 		return cache.acquire(s), nil
 	}
@@ -62,7 +70,6 @@ func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error)
 		}
 		s.once.Do(func() { s.full = full })
 	}
-	s.fast = compileFast(doc, true)
 	return cache.acquire(s), nil
 }
 
@@ -80,6 +87,12 @@ func compileFull(doc jsonv.Value) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
+// fastSubset returns the schema in the fast subset, or nil when it is not in it.
+func (s *compiledSchema) fastSubset() *fastSchema {
+	s.fastOnce.Do(func() { s.fast = compileFast(s.doc, true) })
+	return s.fast
+}
+
 // validator returns the fully compiled schema, compiling it on first use.
 func (s *compiledSchema) validator() (*jsonschema.Schema, error) {
 	s.once.Do(func() { s.full, s.err = compileFull(s.doc) })
@@ -92,7 +105,10 @@ func (s *compiledSchema) validator() (*jsonschema.Schema, error) {
 // (tool arguments) leaves paths below the root bare ("file", "tags[1]") and names the root
 // itself "arguments".
 func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
-	if s == nil || (s.fast != nil && s.fast.accepts(v)) {
+	if s == nil {
+		return nil
+	}
+	if fast := s.fastSubset(); fast != nil && fast.accepts(v) {
 		return nil
 	}
 	full, err := s.validator()

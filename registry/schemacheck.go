@@ -28,14 +28,25 @@ const (
 // exceeds MaxSchemaDepth or MaxSchemaValues.
 var ErrSchemaTooLarge = errors.New("schema too large")
 
-// checkSchemaLimits returns an error wrapping ErrSchemaTooLarge when doc exceeds the limits. It
-// takes time linear in doc's size, and constant time for a doc nested too deeply.
-func checkSchemaLimits(doc jsonv.Value) error {
+// checkSchemaLimits returns an error wrapping ErrSchemaTooLarge when doc exceeds the limits.
+// text is doc's compact JSON text: a text no longer than MaxSchemaValues bytes cannot hold more
+// values, so only a longer one is counted. It takes constant time for a doc nested too deeply,
+// else time linear in doc's size.
+func checkSchemaLimits(doc jsonv.Value, text []byte) error {
+	if err := checkSchemaDepth(doc); err != nil {
+		return err
+	}
+	if len(text) > MaxSchemaValues && countValues(doc, MaxSchemaValues+1) > MaxSchemaValues {
+		return fmt.Errorf("%w: it holds more than %d JSON values", ErrSchemaTooLarge, MaxSchemaValues)
+	}
+	return nil
+}
+
+// checkSchemaDepth returns an error wrapping ErrSchemaTooLarge when doc nests deeper than
+// MaxSchemaDepth, in constant time.
+func checkSchemaDepth(doc jsonv.Value) error {
 	if d := doc.Depth(); d > MaxSchemaDepth {
 		return fmt.Errorf("%w: it nests %d levels deep, more than the limit of %d", ErrSchemaTooLarge, d, MaxSchemaDepth)
-	}
-	if n := countValues(doc, MaxSchemaValues+1); n > MaxSchemaValues {
-		return fmt.Errorf("%w: it holds more than %d JSON values", ErrSchemaTooLarge, MaxSchemaValues)
 	}
 	return nil
 }

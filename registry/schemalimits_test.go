@@ -215,7 +215,7 @@ func FuzzCertainlyValid(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, schema string) {
 		doc, err := jsonv.Parse([]byte(schema))
-		if err != nil || checkSchemaLimits(doc) != nil || !certainlyValid(doc) {
+		if err != nil || checkSchemaLimits(doc, jsonv.AppendJSON(nil, doc)) != nil || !certainlyValid(doc) {
 			return
 		}
 		if _, err := compileFull(doc); err != nil {
