@@ -16,6 +16,10 @@ import (
 type fastParser struct {
 	data []byte
 	pos  int
+	// The members and items of the objects and arrays being decoded, innermost last: each
+	// gets a slice of exactly its size when it ends, rather than one grown by appending.
+	members []Member
+	items   []Value
 }
 
 // parseFast decodes data, reporting false when data is not well-formed JSON it can decode
@@ -77,12 +81,13 @@ func (p *fastParser) literal(word string, v Value) (Value, bool) {
 
 func (p *fastParser) object() (Value, bool) {
 	p.pos++ // {
-	var members []Member
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
-		return Value{newObject(members)}, true
+		return Value{newObject(nil)}, true
 	}
+	mark := len(p.members)
+	defer func() { p.members = p.members[:mark] }()
 	for {
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -101,7 +106,7 @@ func (p *fastParser) object() (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
-		members = append(members, Member{key, v})
+		p.members = append(p.members, Member{key, v})
 		p.space()
 		if p.pos >= len(p.data) {
 			return Value{}, false
@@ -111,7 +116,7 @@ func (p *fastParser) object() (Value, bool) {
 			p.pos++
 		case '}':
 			p.pos++
-			return Value{newObject(members)}, true
+			return Value{newObject(append([]Member(nil), p.members[mark:]...))}, true
 		default:
 			return Value{}, false
 		}
@@ -120,18 +125,19 @@ func (p *fastParser) object() (Value, bool) {
 
 func (p *fastParser) array() (Value, bool) {
 	p.pos++ // [
-	items := []Value{}
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
-		return Value{newArray(items)}, true
+		return Value{newArray([]Value{})}, true
 	}
+	mark := len(p.items)
+	defer func() { p.items = p.items[:mark] }()
 	for {
 		v, ok := p.value()
 		if !ok {
 			return Value{}, false
 		}
-		items = append(items, v)
+		p.items = append(p.items, v)
 		p.space()
 		if p.pos >= len(p.data) {
 			return Value{}, false
@@ -141,7 +147,7 @@ func (p *fastParser) array() (Value, bool) {
 			p.pos++
 		case ']':
 			p.pos++
-			return Value{newArray(items)}, true
+			return Value{newArray(append([]Value(nil), p.items[mark:]...))}, true
 		default:
 			return Value{}, false
 		}
