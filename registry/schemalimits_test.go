@@ -259,3 +259,31 @@ func TestSchemaCacheFollowsRegistrations(t *testing.T) {
 		t.Fatalf("after failed registrations: cache holds %d schemas, want 0", n)
 	}
 }
+
+// BenchmarkRegisterDeepSchema registers one tool whose parameters nest levels objects deep:
+// at the depth limit (the full compiler forced by a first invalid call), and far beyond it.
+func BenchmarkRegisterDeepSchema(b *testing.B) {
+	for _, levels := range []int{(MaxSchemaDepth - 1) / 2, 5000} {
+		schema := nestedProperties(levels)
+		bad := jsonv.MustParse(strings.Repeat(`{"a":`, levels) + `1` + strings.Repeat(`}`, levels))
+		b.Run(fmt.Sprintf("levels=%d", levels), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				reg := New()
+				_, err := reg.Register(toolWith("deep", schema))
+				if levels*2+1 > MaxSchemaDepth {
+					if !errors.Is(err, ErrSchemaTooLarge) {
+						b.Fatal(err)
+					}
+					continue
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res := reg.Execute(context.Background(), Call{CallID: "c", Name: "deep", Arguments: bad}); !errors.Is(res.Err, CodeInvalidArgs) {
+					b.Fatal(res.Err)
+				}
+			}
+		})
+	}
+}
