@@ -59,8 +59,8 @@ func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error)
 		return nil, err
 	}
 	key := string(text)
-	if s := cache.get(key); s != nil {
-		return cache.acquire(s), nil
+	if s := cache.acquireKey(key); s != nil {
+		return s, nil
 	}
 	s := &compiledSchema{key: key, doc: doc}
 	if !certainlyValid(doc) {

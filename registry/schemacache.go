@@ -18,11 +18,13 @@ type cacheSlot struct {
 	refs   int // registrations using schema; a Compiler's cache never releases
 }
 
-// get returns the schema with canonical bytes key, or nil.
-func (c *schemaCache) get(key string) *compiledSchema {
+// acquireKey counts one more use of the schema with canonical bytes key and returns it, or
+// returns nil when there is none.
+func (c *schemaCache) acquireKey(key string) *compiledSchema {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if slot := c.byKey[key]; slot != nil {
+		slot.refs++
 		return slot.schema
 	}
 	return nil

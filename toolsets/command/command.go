@@ -241,7 +241,8 @@ func parseTool(v jsonv.Value, index int, file string, compiler *registry.Compile
 	}
 	s := &spec{}
 	var haveName, haveCommand bool
-	for _, m := range v.Members() {
+	for i := range v.Len() {
+		m := v.Member(i)
 		val := m.Value
 		switch m.Key {
 		case "name":
