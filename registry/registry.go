@@ -23,7 +23,11 @@
 // reserved transport name run_code, and each scope's Presentation: whether the transport is
 // offered (code, both) and whether direct calls of other tools are refused (code).
 //
-// Schemas are full JSON Schema (2020-12 and draft-07). CheckSubsetSchema and
+// Schemas are full JSON Schema (2020-12 and draft-07). A registry checks and compiles each
+// distinct schema once, however many tools declare it, and refuses a schema nested deeper than
+// MaxSchemaDepth or holding more than MaxSchemaValues values (the compiler's time grows
+// superlinearly with both). Compiler does the same ahead of registration for a loader that
+// reports bad definitions itself. CheckSubsetSchema and
 // CheckObjectSubsetSchema check that a schema stays inside the smaller subset the upstream Code
 // Mode enforces (UNSUPPORTED_SCHEMA otherwise), for schemas that must also work there, and
 // ValidateSubsetValue validates a value against such a schema with the upstream's messages.
