@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -285,5 +286,35 @@ func BenchmarkRegisterDeepSchema(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Registrations racing on the same new schemas share the cache safely, and leave nothing
+// behind once all are unregistered.
+func TestConcurrentRegistrationsShareSchemas(t *testing.T) {
+	reg := New()
+	schema := `{"type":"object","properties":{"n":{"type":"integer","minimum":0}}}`
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 20 {
+				unregister, err := reg.Register(toolWith(fmt.Sprintf("t%d_%d", i, j), jsonv.MustParse(schema)))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				res := reg.Execute(context.Background(), Call{CallID: "c", Name: fmt.Sprintf("t%d_%d", i, j), Arguments: jsonv.MustParse(`{"n":-1}`)})
+				if !errors.Is(res.Err, CodeInvalidArgs) {
+					t.Errorf("err = %v, want INVALID_ARGS", res.Err)
+				}
+				unregister()
+			}
+		}()
+	}
+	wg.Wait()
+	if n := reg.schemas.len(); n != 0 {
+		t.Fatalf("cache holds %d schemas after every tool left", n)
 	}
 }
