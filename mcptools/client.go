@@ -60,8 +60,6 @@ type Server struct {
 
 	mu    sync.Mutex
 	tools []registry.Tool
-	// compiler checks each listed tool once; a refresh reuses the schemas it compiled before.
-	compiler *registry.Compiler
 
 	images  sync.Map // registry.Token → []registry.Content of a successful call with images
 	nextRef atomic.Uint64
@@ -77,7 +75,7 @@ type Server struct {
 // tools, following pagination. ctx bounds these steps only; the session lives until Close.
 // Errors name the server and the cause.
 func Connect(ctx context.Context, src Source) (*Server, error) {
-	s := &Server{src: src, compiler: registry.NewCompiler(), changed: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &Server{src: src, changed: make(chan struct{}, 1), done: make(chan struct{})}
 	if s.src.CallTimeout <= 0 {
 		s.src.CallTimeout = DefaultCallTimeout
 	}
@@ -223,6 +221,9 @@ func (s *Server) Close() error {
 // server's others.
 func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 	var tools []registry.Tool
+	// One Compiler per listing: schemas the server's tools share compile once, and a changed
+	// tool list does not accumulate the schemas of lists gone by.
+	compiler := registry.NewCompiler()
 	for mt, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
@@ -236,7 +237,7 @@ func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 		}
 		t, err := s.tool(def)
 		if err == nil {
-			t, err = s.compiler.Compile(ctx, t)
+			t, err = compiler.Compile(ctx, t)
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, ctxErr

@@ -442,8 +442,9 @@ func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool
 
 // Compiler checks and compiles tools ahead of registration, each distinct schema once, for a
 // loader that must report a bad definition itself (a manifest naming the file and key, an MCP
-// import skipping one tool) without compiling the tool again when it is registered. The zero
-// Compiler is not usable; use NewCompiler. It is safe for concurrent use.
+// import skipping one tool) without compiling the tool again when it is registered. It keeps
+// every schema it compiled while it is reachable: use one per load, not one per process. The
+// zero Compiler is not usable; use NewCompiler. It is safe for concurrent use.
 type Compiler struct {
 	schemas schemaCache
 }
