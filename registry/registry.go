@@ -444,7 +444,7 @@ func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool
 // loader that must report a bad definition itself (a manifest naming the file and key, an MCP
 // import skipping one tool) without compiling the tool again when it is registered. It keeps
 // every schema it compiled while it is reachable: use one per load, not one per process. The
-// zero Compiler is not usable; use NewCompiler. It is safe for concurrent use.
+// zero Compiler is ready to use. It is safe for concurrent use.
 type Compiler struct {
 	schemas schemaCache
 }
