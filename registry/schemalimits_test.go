@@ -179,6 +179,8 @@ func TestCertainlyValidDefersOnlyWhatCompiles(t *testing.T) {
 		`{"anyOf":[{"type":"string","maxLength":3},{"type":"number","multipleOf":0.5}]}`,
 		`{"type":"array","items":{"type":"string","format":"uri"},"minItems":1,"uniqueItems":true}`,
 		`{"not":{"const":3},"description":"d","title":"t","examples":[1],"default":2,"deprecated":true}`,
+		`{"$schema":"https://json-schema.org/schema"}`, `{"$schema":"http://json-schema.org/schema#"}`,
+		`{"$schema":"https://json-schema.org/draft/2019-09/schema"}`, `{"$schema":"http://json-schema.org/draft-06/schema#"}`,
 	}
 	for _, s := range valid {
 		doc := jsonv.MustParse(s)
