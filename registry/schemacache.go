@@ -10,7 +10,7 @@ import "sync"
 // for concurrent use.
 type schemaCache struct {
 	mu    sync.Mutex
-	byKey map[string]*cacheSlot
+	byKey map[string]cacheSlot
 }
 
 type cacheSlot struct {
@@ -23,11 +23,13 @@ type cacheSlot struct {
 func (c *schemaCache) acquireKey(key string) *compiledSchema {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if slot := c.byKey[key]; slot != nil {
-		slot.refs++
-		return slot.schema
+	slot, ok := c.byKey[key]
+	if !ok {
+		return nil
 	}
-	return nil
+	slot.refs++
+	c.byKey[key] = slot
+	return slot.schema
 }
 
 // acquire counts one more use of the schema with s's canonical bytes, storing s when there is
@@ -39,15 +41,15 @@ func (c *schemaCache) acquire(s *compiledSchema) *compiledSchema {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	slot := c.byKey[s.key]
-	if slot == nil {
+	slot, ok := c.byKey[s.key]
+	if !ok {
 		if c.byKey == nil {
-			c.byKey = map[string]*cacheSlot{}
+			c.byKey = map[string]cacheSlot{}
 		}
-		slot = &cacheSlot{schema: s}
-		c.byKey[s.key] = slot
+		slot.schema = s
 	}
 	slot.refs++
+	c.byKey[s.key] = slot
 	return slot.schema
 }
 
@@ -58,9 +60,11 @@ func (c *schemaCache) release(s *compiledSchema) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if slot := c.byKey[s.key]; slot != nil && slot.schema == s {
+	if slot, ok := c.byKey[s.key]; ok && slot.schema == s {
 		if slot.refs--; slot.refs <= 0 {
 			delete(c.byKey, s.key)
+		} else {
+			c.byKey[s.key] = slot
 		}
 	}
 }

@@ -173,13 +173,28 @@ func uniqueStrings(v jsonv.Value) bool {
 	if v.Kind() != jsonv.Array {
 		return false
 	}
-	seen := make(map[string]bool, v.Len())
-	for i := range v.Len() {
+	n := v.Len()
+	var seen map[string]bool
+	if n > 16 { // short lists, the usual ones, are compared pairwise without allocating
+		seen = make(map[string]bool, n)
+	}
+	for i := range n {
 		s := v.Index(i)
-		if s.Kind() != jsonv.String || seen[s.AsString()] {
+		if s.Kind() != jsonv.String {
 			return false
 		}
-		seen[s.AsString()] = true
+		if seen != nil {
+			if seen[s.AsString()] {
+				return false
+			}
+			seen[s.AsString()] = true
+			continue
+		}
+		for j := range i {
+			if v.Index(j).AsString() == s.AsString() {
+				return false
+			}
+		}
 	}
 	return true
 }
