@@ -197,6 +197,14 @@ func TestCertainlyValidDefersOnlyWhatCompiles(t *testing.T) {
 		`{"description":5}`, `{"$ref":"#"}`, `{"items":[{}]}`, `{"$schema":"http://json-schema.org/draft-04/schema#"}`,
 		`{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#"}}}`, `{"x-custom":1}`,
 	}
+	long := make([]string, 20)
+	for i := range long {
+		long[i] = fmt.Sprintf("%q", fmt.Sprint("p", i))
+	}
+	if doc := jsonv.MustParse(`{"required":[` + strings.Join(long, ",") + `]}`); !certainlyValid(doc) {
+		t.Error("20 distinct required names: not certainlyValid")
+	}
+	deferred = append(deferred, `{"required":[`+strings.Join(long, ",")+`,"p3"]}`, `{"required":["a","b","c","b"]}`)
 	for _, s := range deferred {
 		if certainlyValid(jsonv.MustParse(s)) {
 			t.Errorf("%s: certainlyValid, want it left to the compiler", s)
