@@ -23,6 +23,10 @@ func Parse(data []byte) (Value, error) {
 	if err := checkText(data); err != nil {
 		return Value{}, err
 	}
+	if v, ok := parseFast(data); ok {
+		return v, nil
+	}
+	// Not well-formed JSON (or beyond what parseFast decodes): encoding/json says why.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decode(dec)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -214,9 +215,15 @@ func (s *Server) Close() error {
 	return s.err
 }
 
-// list lists every tool (following pagination) and converts them.
+// list lists every tool (following pagination) and converts them. A tool whose definition a
+// registry would refuse (a schema that is invalid or beyond registry.MaxSchemaDepth or
+// MaxSchemaValues, an empty name) is left out with a warning: one bad tool does not cost the
+// server's others.
 func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 	var tools []registry.Tool
+	// One Compiler per listing: schemas the server's tools share compile once, and a changed
+	// tool list does not accumulate the schemas of lists gone by.
+	compiler := registry.NewCompiler()
 	for mt, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
@@ -229,8 +236,15 @@ func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 			}
 		}
 		t, err := s.tool(def)
+		if err == nil {
+			t, err = compiler.Compile(ctx, t)
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
 		if err != nil {
-			return nil, err
+			slog.Warn("skipping an MCP tool with an invalid definition", "server", s.label, "tool", mt.Name, "error", err)
+			continue
 		}
 		tools = append(tools, t)
 	}

@@ -89,7 +89,8 @@ func compileFast(doc jsonv.Value, root bool) *fastSchema {
 		return nil
 	}
 	s := &fastSchema{}
-	for _, m := range doc.Members() {
+	for i := range doc.Len() {
+		m := doc.Member(i)
 		v := m.Value
 		switch m.Key {
 		case "type":
@@ -111,7 +112,8 @@ func compileFast(doc jsonv.Value, root bool) *fastSchema {
 			if v.Kind() != jsonv.Object {
 				return nil
 			}
-			for _, p := range v.Members() {
+			for j := range v.Len() {
+				p := v.Member(j)
 				c := compileFast(p.Value, false)
 				if c == nil {
 					return nil
@@ -237,9 +239,9 @@ func (s *fastSchema) acceptsObject(v jsonv.Value) bool {
 		}
 	}
 	if s.additional != nil && !s.additional.never {
-		// Additional properties have a schema of their own: walk the members (Members copies
-		// them, which is the one allocation of this path).
-		for _, m := range v.Members() {
+		// Additional properties have a schema of their own: walk the members.
+		for i := range v.Len() {
+			m := v.Member(i)
 			p := s.additional
 			for _, d := range s.props {
 				if d.name == m.Key {

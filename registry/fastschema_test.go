@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"testing"
 
 	"github.com/runcode-dev/runcode/jsonv"
@@ -67,19 +68,19 @@ func fastAgrees(t *testing.T, schema, value string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := compileSchema("t", "parameters", doc)
+	c, err := compileSchema(&schemaCache{}, doc)
 	if err != nil {
 		t.Fatalf("%s: %v", schema, err)
 	}
-	if c.fast == nil {
+	if c.fastSubset() == nil {
 		t.Fatalf("%s is not in the fast subset", schema)
 	}
 	v, err := jsonv.Parse([]byte(value))
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := c.schema.Validate(v.Any()) == nil
-	if fast := c.fast.accepts(v); fast != full {
+	full := mustValidator(t, c).Validate(v.Any()) == nil
+	if fast := c.fastSubset().accepts(v); fast != full {
 		t.Errorf("schema %s, value %s: fast accepts = %v, full validator accepts = %v", schema, value, fast, full)
 	}
 }
@@ -94,16 +95,16 @@ func TestFastSchemaDecidesLikeTheFullValidator(t *testing.T) {
 
 func TestSchemasOutsideTheFastSubsetUseTheFullValidator(t *testing.T) {
 	for _, s := range slowSchemas {
-		c, err := compileSchema("t", "parameters", jsonv.MustParse(s))
+		c, err := compileSchema(&schemaCache{}, jsonv.MustParse(s))
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
-		if c.fast != nil {
+		if c.fastSubset() != nil {
 			t.Errorf("%s is in the fast subset", s)
 		}
 	}
 	// Outside the subset, values are still checked, by the full validator.
-	c, _ := compileSchema("t", "parameters", jsonv.MustParse(`{"type":"number","minimum":0}`))
+	c, _ := compileSchema(&schemaCache{}, jsonv.MustParse(`{"type":"number","minimum":0}`))
 	if v := c.violations(jsonv.MustParse(`-1`), ""); len(v) != 1 {
 		t.Fatalf("violations = %v", v)
 	}
@@ -111,7 +112,7 @@ func TestSchemasOutsideTheFastSubsetUseTheFullValidator(t *testing.T) {
 
 // A value the fast subset rejects gets the full validator's messages.
 func TestFastSchemaRejectionsKeepTheFullMessages(t *testing.T) {
-	c, _ := compileSchema("t", "parameters", jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`))
+	c, _ := compileSchema(&schemaCache{}, jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}`))
 	got := c.violations(jsonv.MustParse(`{"b":1}`), "")
 	want := []string{`missing required property "a"`, `"b" is not a declared property (additionalProperties: false)`}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
@@ -130,17 +131,27 @@ func FuzzFastSchema(f *testing.F) {
 		if err != nil {
 			return
 		}
-		c, err := compileSchema("t", "parameters", doc)
-		if err != nil || c == nil || c.fast == nil {
+		c, err := compileSchema(&schemaCache{}, doc)
+		if err != nil || c == nil || c.fastSubset() == nil {
 			return
 		}
 		v, err := jsonv.Parse([]byte(value))
 		if err != nil {
 			return
 		}
-		full := c.schema.Validate(v.Any()) == nil
-		if fast := c.fast.accepts(v); fast != full {
+		full := mustValidator(t, c).Validate(v.Any()) == nil
+		if fast := c.fastSubset().accepts(v); fast != full {
 			t.Errorf("schema %s, value %s: fast accepts = %v, full validator accepts = %v", schema, value, fast, full)
 		}
 	})
+}
+
+// mustValidator returns c fully compiled.
+func mustValidator(t *testing.T, c *compiledSchema) *jsonschema.Schema {
+	t.Helper()
+	full, err := c.validator()
+	if err != nil {
+		t.Fatalf("schema %s does not compile: %v", c.key, err)
+	}
+	return full
 }

@@ -23,7 +23,11 @@
 // reserved transport name run_code, and each scope's Presentation: whether the transport is
 // offered (code, both) and whether direct calls of other tools are refused (code).
 //
-// Schemas are full JSON Schema (2020-12 and draft-07). CheckSubsetSchema and
+// Schemas are full JSON Schema (2020-12 and draft-07). A registry checks and compiles each
+// distinct schema once, however many tools declare it, and refuses a schema nested deeper than
+// MaxSchemaDepth or holding more than MaxSchemaValues values (the compiler's time grows
+// superlinearly with both). Compiler does the same ahead of registration for a loader that
+// reports bad definitions itself. CheckSubsetSchema and
 // CheckObjectSubsetSchema check that a schema stays inside the smaller subset the upstream Code
 // Mode enforces (UNSUPPORTED_SCHEMA otherwise), for schemas that must also work there, and
 // ValidateSubsetValue validates a value against such a schema with the upstream's messages.
@@ -75,6 +79,16 @@ type Tool struct {
 	// PresentResult describes a completed call for a UI; nil (or a nil return) keeps the
 	// pending view and the raw content. It must be pure.
 	PresentResult func(args jsonv.Value, res ResultSummary) *ResultView
+
+	// compiled is what Compiler.Compile made of Parameters and Output.Schema; registration
+	// reuses it while both are still the values it was made from.
+	compiled *compiledTool
+}
+
+// compiledTool is a tool's compiled schemas, with the schema values they were compiled from.
+type compiledTool struct {
+	paramsDoc, outputDoc jsonv.Value
+	params, output       *compiledSchema
 }
 
 // Output is a tool's declaration of its canonical result value.
@@ -202,6 +216,9 @@ type Registry struct {
 	changes   []*hook[func(*Scope)]
 
 	tokens atomic.Uint64
+
+	// schemas holds every distinct schema of the registry's tools, checked and compiled once.
+	schemas schemaCache
 }
 
 // layer is one registration layer (the global one or a scope's), in registration order.
@@ -252,34 +269,49 @@ func (r *Registry) SetApprover(a Approver) {
 // Register adds tools to the global layer and returns the function that removes exactly these
 // registrations (a later registration of the same name is not affected). It fails, adding
 // none, when a definition is invalid, a name is registered twice in the layer, or a name is
-// ReservedName. Errors have code INVALID_DEFINITION.
+// ReservedName. Errors have code INVALID_DEFINITION; a schema beyond MaxSchemaDepth or
+// MaxSchemaValues is invalid too (errors.Is ErrSchemaTooLarge). Each distinct schema is
+// checked and compiled once per registry, however many tools declare it.
 func (r *Registry) Register(tools ...Tool) (unregister func(), err error) {
-	return r.register(nil, tools)
+	return r.register(context.Background(), nil, tools)
 }
 
-func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
+// RegisterContext is Register bounded by ctx: it checks ctx before each schema and, once ctx
+// is done, fails adding none with an error that wraps ctx.Err() (and has no code). One schema's
+// compile is not interruptible; the schema limits bound it to milliseconds.
+func (r *Registry) RegisterContext(ctx context.Context, tools ...Tool) (unregister func(), err error) {
+	return r.register(ctx, nil, tools)
+}
+
+func (r *Registry) register(ctx context.Context, s *Scope, tools []Tool) (func(), error) {
 	entries := make([]*entry, 0, len(tools))
+	fail := func(err error) (func(), error) {
+		for _, e := range entries {
+			e.release(&r.schemas)
+		}
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, t := range tools {
 		if t.Name == ReservedName {
-			return nil, invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName)
+			return fail(invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName))
 		}
-		e, err := newEntry(t)
+		e, err := newEntry(ctx, &r.schemas, t)
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
+		entries = append(entries, e)
 		if seen[t.Name] {
-			return nil, invalidDefinition("tool %q is defined twice", t.Name)
+			return fail(invalidDefinition("tool %q is defined twice", t.Name))
 		}
 		seen[t.Name] = true
-		entries = append(entries, e)
 	}
 	r.mu.Lock()
 	l := r.layerOf(s)
 	for _, e := range entries {
 		if _, dup := l.byName[e.tool.Name]; dup {
 			r.mu.Unlock()
-			return nil, invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s))
+			return fail(invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s)))
 		}
 	}
 	for _, e := range entries {
@@ -296,6 +328,9 @@ func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
 				removed = r.layerOf(s).remove(e) || removed
 			}
 			r.mu.Unlock()
+			for _, e := range entries {
+				e.release(&r.schemas)
+			}
 			if removed {
 				r.changed(s)
 			}
@@ -325,13 +360,14 @@ func (r *Registry) InstallTransport(t Tool) error {
 	if t.Name != ReservedName {
 		return invalidDefinition("the transport must be named %q, not %q", ReservedName, t.Name)
 	}
-	e, err := newEntry(t)
+	e, err := newEntry(context.Background(), &r.schemas, t)
 	if err != nil {
 		return err
 	}
 	r.mu.Lock()
 	if r.transport != nil {
 		r.mu.Unlock()
+		e.release(&r.schemas)
 		return invalidDefinition("the Code Mode transport is already installed")
 	}
 	r.transport = e
@@ -344,8 +380,25 @@ func invalidDefinition(format string, args ...any) *Error {
 	return &Error{Code: CodeInvalidDefinition, Name: "ToolDefinitionError", Message: fmt.Sprintf(format, args...)}
 }
 
-func newEntry(t Tool) (*entry, error) {
-	invalid := func(format string, args ...any) error {
+func newEntry(ctx context.Context, cache *schemaCache, t Tool) (*entry, error) {
+	ct, err := compileTool(ctx, cache, t)
+	if err != nil {
+		return nil, err
+	}
+	t.compiled = nil // the entry holds the schemas; Get returns the definition as given
+	return &entry{tool: t, params: ct.params, output: ct.output}, nil
+}
+
+// release gives e's schemas back to the cache they were acquired from.
+func (e *entry) release(cache *schemaCache) {
+	cache.release(e.params)
+	cache.release(e.output)
+}
+
+// compileTool checks t and compiles its schemas into cache, reusing what t carries from
+// Compiler.Compile while its schema values are unchanged.
+func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool, error) {
+	invalid := func(format string, args ...any) *Error {
 		return invalidDefinition("tool %q: %s", t.Name, fmt.Sprintf(format, args...))
 	}
 	switch {
@@ -358,15 +411,57 @@ func newEntry(t Tool) (*entry, error) {
 	case t.Timeout < 0:
 		return nil, invalid("Timeout must not be negative, got %v", t.Timeout)
 	}
-	params, err := compileSchema(t.Name, "parameters", t.Parameters)
-	if err != nil {
-		return nil, invalid("%v", err)
+	if c := t.compiled; c != nil && c.paramsDoc == t.Parameters && c.outputDoc == t.Output.Schema {
+		return &compiledTool{paramsDoc: c.paramsDoc, outputDoc: c.outputDoc, params: cache.acquire(c.params), output: cache.acquire(c.output)}, nil
 	}
-	output, err := compileSchema(t.Name, "output", t.Output.Schema)
-	if err != nil {
-		return nil, invalid("%v", err)
+	ct := &compiledTool{paramsDoc: t.Parameters, outputDoc: t.Output.Schema}
+	for _, role := range [...]struct {
+		name string
+		doc  jsonv.Value
+		dst  **compiledSchema
+	}{{"parameters", t.Parameters, &ct.params}, {"output", t.Output.Schema, &ct.output}} {
+		if err := ctx.Err(); err != nil {
+			cache.release(ct.params)
+			return nil, fmt.Errorf("registering tool %q: %w", t.Name, err)
+		}
+		if k := role.doc.Kind(); k != jsonv.Undefined && k != jsonv.Object && k != jsonv.Bool {
+			cache.release(ct.params)
+			return nil, invalid("%s schema must be a JSON object or boolean, got %s", role.name, k)
+		}
+		s, err := compileSchema(cache, role.doc)
+		if err != nil {
+			cache.release(ct.params)
+			e := invalid("%s schema: %v", role.name, err)
+			e.Err = err
+			return nil, e
+		}
+		*role.dst = s
 	}
-	return &entry{tool: t, params: params, output: output}, nil
+	return ct, nil
+}
+
+// Compiler checks and compiles tools ahead of registration, each distinct schema once, for a
+// loader that must report a bad definition itself (a manifest naming the file and key, an MCP
+// import skipping one tool) without compiling the tool again when it is registered. It keeps
+// every schema it compiled while it is reachable: use one per load, not one per process. The
+// zero Compiler is ready to use. It is safe for concurrent use.
+type Compiler struct {
+	schemas schemaCache
+}
+
+// NewCompiler returns a Compiler with an empty cache.
+func NewCompiler() *Compiler { return &Compiler{} }
+
+// Compile checks t as Register would, ctx bounding it as for RegisterContext, and returns t
+// carrying its compiled schemas: registering it in any registry, while its Parameters and
+// Output.Schema are the values compiled, compiles neither again.
+func (c *Compiler) Compile(ctx context.Context, t Tool) (Tool, error) {
+	ct, err := compileTool(ctx, &c.schemas, t)
+	if err != nil {
+		return Tool{}, err
+	}
+	t.compiled = ct
+	return t, nil
 }
 
 // Get returns the tool named name as scope sees it (nil: the global view): a scoped tool

@@ -3,10 +3,10 @@ package registry
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -15,10 +15,22 @@ import (
 	"golang.org/x/text/message"
 )
 
-// compiledSchema is a JSON Schema compiled once, at registration.
+// compiledSchema is one distinct JSON Schema (by canonical bytes), checked at registration and
+// shared by every tool of a registry that declares it. The full compiler runs at registration
+// only for a schema certainlyValid cannot vouch for; otherwise it runs on the first validation
+// the fast subset cannot decide, once.
 type compiledSchema struct {
-	schema *jsonschema.Schema
-	fast   *fastSchema // nil: the schema is not in the fast subset
+	key string      // the canonical bytes: the compact JSON text
+	doc jsonv.Value // the schema as first registered
+
+	// fast is doc in the fast subset (nil: not in it), made on the first validation: most
+	// registered tools are never called.
+	fastOnce sync.Once
+	fast     *fastSchema
+
+	once sync.Once
+	full *jsonschema.Schema
+	err  error // the full compiler's complaint (only for a deferred compile; never expected)
 }
 
 // noLoader refuses every external reference: a tool schema must be self-contained.
@@ -29,26 +41,62 @@ func (noLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("external schema reference %q is not allowed", u)
 }
 
-// compileSchema compiles doc, naming it by tool and role for error messages. An undefined doc
-// compiles to nil (anything goes).
-func compileSchema(toolName, role string, doc jsonv.Value) (*compiledSchema, error) {
+// schemaLocation is where a schema sits for the compiler; messages leave it out.
+const schemaLocation = "mem://runcode/schema.json"
+
+// compileSchema checks doc and returns it compiled and acquired in cache (the caller releases
+// it), from cache when the cache holds a schema with the same canonical bytes. Errors name neither tool nor role; the caller adds them. An
+// undefined doc compiles to nil (anything goes).
+func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error) {
 	if !doc.IsDefined() {
 		return nil, nil
 	}
-	if k := doc.Kind(); k != jsonv.Object && k != jsonv.Bool {
-		return nil, fmt.Errorf("%s schema must be a JSON object or boolean, got %s", role, k)
+	if err := checkSchemaDepth(doc); err != nil {
+		return nil, err // before encoding it: a deep schema is refused in constant time
 	}
+	text := jsonv.AppendJSON(make([]byte, 0, 512), doc)
+	if err := checkSchemaLimits(doc, text); err != nil {
+		return nil, err
+	}
+	key := string(text)
+	if s := cache.acquireKey(key); s != nil {
+		return s, nil
+	}
+	s := &compiledSchema{key: key, doc: doc}
+	if !certainlyValid(doc) {
+		full, err := compileFull(doc)
+		if err != nil {
+			return nil, err
+		}
+		s.once.Do(func() { s.full = full })
+	}
+	return cache.acquire(s), nil
+}
+
+// compileFull runs the full compiler, which also validates doc against its meta-schema.
+func compileFull(doc jsonv.Value) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.UseLoader(jsonschema.SchemeURLLoader{"mem": noLoader{}, "file": noLoader{}, "http": noLoader{}, "https": noLoader{}})
-	loc := "mem://runcode/tools/" + url.PathEscape(toolName) + "/" + role + ".json"
-	if err := c.AddResource(loc, doc.Any()); err != nil {
-		return nil, fmt.Errorf("%s schema: %v", role, err)
+	if err := c.AddResource(schemaLocation, doc.Any()); err != nil {
+		return nil, errors.New(strings.ReplaceAll(err.Error(), schemaLocation, ""))
 	}
-	s, err := c.Compile(loc)
+	s, err := c.Compile(schemaLocation)
 	if err != nil {
-		return nil, fmt.Errorf("%s schema: %s", role, strings.ReplaceAll(err.Error(), loc, ""))
+		return nil, errors.New(strings.ReplaceAll(err.Error(), schemaLocation, ""))
 	}
-	return &compiledSchema{schema: s, fast: compileFast(doc, true)}, nil
+	return s, nil
+}
+
+// fastSubset returns the schema in the fast subset, or nil when it is not in it.
+func (s *compiledSchema) fastSubset() *fastSchema {
+	s.fastOnce.Do(func() { s.fast = compileFast(s.doc, true) })
+	return s.fast
+}
+
+// validator returns the fully compiled schema, compiling it on first use.
+func (s *compiledSchema) validator() (*jsonschema.Schema, error) {
+	s.once.Do(func() { s.full, s.err = compileFull(s.doc) })
+	return s.full, s.err
 }
 
 // violations validates v and returns one message per leaf violation, each naming the JSON path
@@ -57,10 +105,19 @@ func compileSchema(toolName, role string, doc jsonv.Value) (*compiledSchema, err
 // (tool arguments) leaves paths below the root bare ("file", "tags[1]") and names the root
 // itself "arguments".
 func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
-	if s == nil || (s.fast != nil && s.fast.accepts(v)) {
+	if s == nil {
 		return nil
 	}
-	err := s.schema.Validate(v.Any())
+	if fast := s.fastSubset(); fast != nil && fast.accepts(v) {
+		return nil
+	}
+	full, err := s.validator()
+	if err != nil {
+		// certainlyValid vouched for a schema the compiler refuses: a bug, reported on the call
+		// rather than crashing the host.
+		return []string{"the schema cannot be compiled: " + err.Error()}
+	}
+	err = full.Validate(v.Any())
 	if err == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -38,7 +39,12 @@ func (s *Scope) Parent() *Scope { return s.parent }
 // Register adds tools to the scope, shadowing inherited tools of the same names. It returns the
 // function that removes exactly these registrations. Errors are as for Registry.Register.
 func (s *Scope) Register(tools ...Tool) (unregister func(), err error) {
-	return s.reg.register(s, tools)
+	return s.reg.register(context.Background(), s, tools)
+}
+
+// RegisterContext is Register bounded by ctx, as Registry.RegisterContext.
+func (s *Scope) RegisterContext(ctx context.Context, tools ...Tool) (unregister func(), err error) {
+	return s.reg.register(ctx, s, tools)
 }
 
 // Restriction filters the tools a scope inherits. Allow keeps only the named tools; Deny

@@ -118,12 +118,7 @@ func Parse(data []byte, format, dir, name string) ([]registry.Tool, error) {
 	}
 	tools := make([]registry.Tool, len(specs))
 	for i, s := range specs {
-		tools[i] = s.tool()
-	}
-	// Every tool already compiled on its own; registering them together is a last check that
-	// the set is acceptable to a registry.
-	if _, err := registry.New().Register(tools...); err != nil {
-		return nil, &ManifestError{File: name, Message: err.Error()}
+		tools[i] = s.compiled
 	}
 	return tools, nil
 }
@@ -151,7 +146,7 @@ func parseSpecs(data []byte, format, dir, name string) ([]*spec, error) {
 	if err != nil {
 		return nil, &ManifestError{File: name, Message: fmt.Sprintf("manifest directory %q: %v", dir, err)}
 	}
-	specs, err := parseManifest(doc, name)
+	specs, err := parseManifest(doc, name, registry.NewCompiler())
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +167,9 @@ type spec struct {
 	timeout         time.Duration // 0: none
 	dir             string        // absolute
 	maxOutput       int           // per stream; 0 means the package default
+	// compiled is tool() as the registry's Compiler checked it, carrying its compiled
+	// schemas so that registering it compiles nothing again.
+	compiled registry.Tool
 }
 
 // tool returns the registry.Tool that runs s.
@@ -194,7 +192,7 @@ func (s *spec) tool() registry.Tool {
 }
 
 // parseManifest walks the decoded manifest.
-func parseManifest(doc jsonv.Value, file string) ([]*spec, error) {
+func parseManifest(doc jsonv.Value, file string, compiler *registry.Compiler) ([]*spec, error) {
 	if doc.Kind() != jsonv.Object {
 		return nil, &ManifestError{File: file, Message: fmt.Sprintf("the manifest must be an object with a \"tools\" array, got %s", doc.Kind())}
 	}
@@ -215,7 +213,7 @@ func parseManifest(doc jsonv.Value, file string) ([]*spec, error) {
 	specs := make([]*spec, 0, len(items))
 	firstAt := map[string]int{}
 	for i, item := range items {
-		s, err := parseTool(item, i, file)
+		s, err := parseTool(item, i, file, compiler)
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +227,7 @@ func parseManifest(doc jsonv.Value, file string) ([]*spec, error) {
 }
 
 // parseTool parses tools[index].
-func parseTool(v jsonv.Value, index int, file string) (*spec, error) {
+func parseTool(v jsonv.Value, index int, file string, compiler *registry.Compiler) (*spec, error) {
 	label := "#" + strconv.Itoa(index+1)
 	fail := func(key, format string, args ...any) error {
 		return &ManifestError{File: file, Tool: label, Key: key, Message: fmt.Sprintf(format, args...)}
@@ -243,7 +241,8 @@ func parseTool(v jsonv.Value, index int, file string) (*spec, error) {
 	}
 	s := &spec{}
 	var haveName, haveCommand bool
-	for _, m := range v.Members() {
+	for i := range v.Len() {
+		m := v.Member(i)
 		val := m.Value
 		switch m.Key {
 		case "name":
@@ -314,40 +313,29 @@ func parseTool(v jsonv.Value, index int, file string) (*spec, error) {
 	if !haveCommand {
 		return nil, fail("command", `missing "command"`)
 	}
-	if err := checkSchema(s.name, "parameters", s.parameters); err != nil {
-		return nil, fail("parameters", "%s", err)
+	// One compile per distinct schema, kept with the tool for its registration.
+	compiled, err := compiler.Compile(context.Background(), s.tool())
+	if err != nil {
+		key, msg := schemaComplaint(s.name, err)
+		return nil, fail(key, "%s", msg)
 	}
-	if err := checkSchema(s.name, "output", s.output); err != nil {
-		return nil, fail("output", "%s", err)
-	}
+	s.compiled = compiled
 	return s, nil
 }
 
-// checkSchema compiles one schema by registering a probe tool that carries only it in a
-// throwaway registry, and returns the registry's complaint rephrased to name the key.
-func checkSchema(name, role string, schema jsonv.Value) error {
-	if !schema.IsDefined() {
-		return nil
-	}
-	probe := registry.Tool{Name: name, Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
-		return jsonv.NullValue(), nil
-	}}
-	if role == "parameters" {
-		probe.Parameters = schema
-	} else {
-		probe.Output = registry.OutputOf(schema)
-	}
-	_, err := registry.New().Register(probe)
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
+// schemaComplaint rephrases the registry's complaint about a tool's schema to name the
+// manifest key at fault: invalid "parameters" schema: <why>.
+func schemaComplaint(name string, err error) (key, msg string) {
+	msg = err.Error()
 	var re *registry.Error
 	if errors.As(err, &re) {
 		msg = re.Message
 	}
 	msg = strings.TrimPrefix(msg, fmt.Sprintf("tool %q: ", name))
-	msg = strings.TrimPrefix(msg, role+" schema")
-	msg = strings.TrimLeft(msg, ": ")
-	return fmt.Errorf("invalid %q schema: %s", role, msg)
+	for _, role := range []string{"parameters", "output"} {
+		if rest, ok := strings.CutPrefix(msg, role+" schema"); ok {
+			return role, fmt.Sprintf("invalid %q schema: %s", role, strings.TrimLeft(rest, ": "))
+		}
+	}
+	return "", msg
 }
