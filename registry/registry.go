@@ -30,8 +30,10 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,8 +47,15 @@ const ReservedName = "run_code"
 
 // Tool defines one tool.
 type Tool struct {
-	// Name is the unique name the model and programs call the tool by.
+	// Name is the unique name the model and programs call the tool by. A namespaced tool's name
+	// is QualifiedName(Namespace, member).
 	Name string
+	// Namespace, when set, groups the tool with others of its source: programs reach it as
+	// tools.<Namespace>.<member> and its Name is <Namespace>.<member> (QualifiedName), so that
+	// sources with clashing tool names combine without renaming. The registry refuses a
+	// namespace that is also a tool name in the same layer (a program's tools.<name> would be
+	// both). Empty means a top-level tool, whatever its Name contains.
+	Namespace string
 	// Description tells the model what the tool does.
 	Description string
 	// Parameters is the JSON Schema of the arguments (any draft jsonschema/v6 knows; 2020-12
@@ -103,9 +112,36 @@ func OutputOf(schema jsonv.Value) Output {
 // Schema is the model-facing projection of a tool: what a model's tool list carries. It never
 // includes callbacks, timeouts or classifiers.
 type Schema struct {
-	Name        string
+	Name string
+	// Namespace is the tool's Namespace ("" for a top-level tool); Member gives the name
+	// within it.
+	Namespace   string
 	Description string
 	Parameters  jsonv.Value
+}
+
+// QualifiedName is the registry name of the tool member in namespace ("" for a top-level
+// tool): "<namespace>.<member>". It is the one naming rule of namespaced tools; sdkgen, the
+// bridge and mcptools read the namespace as data and never split names.
+func QualifiedName(namespace, member string) string {
+	if namespace == "" {
+		return member
+	}
+	return namespace + "." + member
+}
+
+// Member returns the name of the tool within its namespace: Name without "<Namespace>.", or
+// Name for a top-level tool.
+func (s Schema) Member() string { return memberOf(s.Namespace, s.Name) }
+
+// Member returns the name of the tool within its namespace (see Schema.Member).
+func (t Tool) Member() string { return memberOf(t.Namespace, t.Name) }
+
+func memberOf(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return name[len(namespace)+1:]
 }
 
 // SDKSchema is a tool as an SDK generator sees it: its Schema plus the schema of its canonical
@@ -208,14 +244,20 @@ type Registry struct {
 type layer struct {
 	order  []*entry
 	byName map[string]*entry
+	// namespaces counts the layer's tools per namespace.
+	namespaces map[string]int
 }
 
 func (l *layer) add(e *entry) {
 	if l.byName == nil {
 		l.byName = map[string]*entry{}
+		l.namespaces = map[string]int{}
 	}
 	l.order = append(l.order, e)
 	l.byName[e.tool.Name] = e
+	if ns := e.tool.Namespace; ns != "" {
+		l.namespaces[ns]++
+	}
 }
 
 func (l *layer) remove(e *entry) bool {
@@ -223,6 +265,11 @@ func (l *layer) remove(e *entry) bool {
 		return false
 	}
 	delete(l.byName, e.tool.Name)
+	if ns := e.tool.Namespace; ns != "" {
+		if l.namespaces[ns]--; l.namespaces[ns] == 0 {
+			delete(l.namespaces, ns)
+		}
+	}
 	for i, x := range l.order {
 		if x == e {
 			l.order = append(l.order[:i:i], l.order[i+1:]...)
@@ -260,6 +307,7 @@ func (r *Registry) Register(tools ...Tool) (unregister func(), err error) {
 func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
 	entries := make([]*entry, 0, len(tools))
 	seen := map[string]bool{}
+	namespaces := map[string]bool{}
 	for _, t := range tools {
 		if t.Name == ReservedName {
 			return nil, invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName)
@@ -272,7 +320,15 @@ func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
 			return nil, invalidDefinition("tool %q is defined twice", t.Name)
 		}
 		seen[t.Name] = true
+		if t.Namespace != "" {
+			namespaces[t.Namespace] = true
+		}
 		entries = append(entries, e)
+	}
+	for _, e := range entries {
+		if e.tool.Namespace == "" && namespaces[e.tool.Name] {
+			return nil, namespaceClash(e.tool.Name)
+		}
 	}
 	r.mu.Lock()
 	l := r.layerOf(s)
@@ -280,6 +336,11 @@ func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
 		if _, dup := l.byName[e.tool.Name]; dup {
 			r.mu.Unlock()
 			return nil, invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s))
+		}
+		ns := e.tool.Namespace
+		if (ns == "" && l.namespaces[e.tool.Name] > 0) || (ns != "" && l.byName[ns] != nil && l.byName[ns].tool.Namespace == "") {
+			r.mu.Unlock()
+			return nil, namespaceClash(cmp.Or(ns, e.tool.Name))
 		}
 	}
 	for _, e := range entries {
@@ -340,6 +401,11 @@ func (r *Registry) InstallTransport(t Tool) error {
 	return nil
 }
 
+// namespaceClash is the error of a name that is both a top-level tool and a namespace.
+func namespaceClash(name string) *Error {
+	return invalidDefinition("%q is both a tool and a namespace: a program's tools.%s cannot be both", name, name)
+}
+
 func invalidDefinition(format string, args ...any) *Error {
 	return &Error{Code: CodeInvalidDefinition, Name: "ToolDefinitionError", Message: fmt.Sprintf(format, args...)}
 }
@@ -357,6 +423,8 @@ func newEntry(t Tool) (*entry, error) {
 		return nil, invalid("must declare Output{Schema, Render} (registry.AnyOutput() accepts any JSON value)")
 	case t.Timeout < 0:
 		return nil, invalid("Timeout must not be negative, got %v", t.Timeout)
+	case t.Namespace != "" && (!strings.HasPrefix(t.Name, t.Namespace+".") || len(t.Name) == len(t.Namespace)+1):
+		return nil, invalid("the name of a tool in namespace %q must be %q followed by the tool's own name (registry.QualifiedName)", t.Namespace, t.Namespace+".")
 	}
 	params, err := compileSchema(t.Name, "parameters", t.Parameters)
 	if err != nil {
@@ -478,7 +546,7 @@ func (e *entry) schema() Schema {
 	if !params.IsDefined() {
 		params = openObject
 	}
-	return Schema{Name: e.tool.Name, Description: e.tool.Description, Parameters: params}
+	return Schema{Name: e.tool.Name, Namespace: e.tool.Namespace, Description: e.tool.Description, Parameters: params}
 }
 
 // ExecutionMode classifies call: Parallel only when the tool call.Scope resolves has a
