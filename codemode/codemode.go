@@ -342,7 +342,7 @@ func SDKTools(reg *registry.Registry) []sdkgen.Tool { return toSDKTools(reg.SDKS
 func toSDKTools(schemas []registry.SDKSchema) []sdkgen.Tool {
 	out := make([]sdkgen.Tool, len(schemas))
 	for i, s := range schemas {
-		out[i] = sdkgen.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters, Output: s.Output}
+		out[i] = sdkgen.Tool{Name: s.Name, Namespace: s.Namespace, Description: s.Description, Parameters: s.Parameters, Output: s.Output}
 	}
 	return out
 }
