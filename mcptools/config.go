@@ -212,7 +212,7 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 			src.Headers, err = secretMap(m.Key, m.Value)
 			if err == nil {
 				for h := range src.Headers {
-					if !validHeaderName(h) {
+					if !ValidHeaderName(h) {
 						err = fail(m.Key, "%q is not a valid header name", h)
 					}
 				}
@@ -279,8 +279,8 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 	return src, nil
 }
 
-// validHeaderName reports whether h is an HTTP header field name (an RFC 9110 token).
-func validHeaderName(h string) bool {
+// ValidHeaderName reports whether h is an HTTP header field name (an RFC 9110 token).
+func ValidHeaderName(h string) bool {
 	if h == "" {
 		return false
 	}
