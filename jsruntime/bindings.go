@@ -22,6 +22,8 @@ func bindingShape(nss []Namespace) string {
 		b.WriteString(ns.Global)
 		for _, fn := range ns.Functions {
 			b.WriteByte(0)
+			b.WriteString(fn.Group)
+			b.WriteByte(0)
 			b.WriteString(fn.Name)
 		}
 		b.WriteByte(1)
@@ -42,7 +44,7 @@ func namesOnly(nss []Namespace) []Namespace {
 	for i, ns := range nss {
 		out[i] = Namespace{Global: ns.Global, ErrorClass: ns.ErrorClass, Functions: make([]Function, len(ns.Functions))}
 		for j, fn := range ns.Functions {
-			out[i].Functions[j] = Function{Name: fn.Name}
+			out[i].Functions[j] = Function{Name: fn.Name, Group: fn.Group}
 		}
 	}
 	return out
@@ -51,8 +53,9 @@ func namesOnly(nss []Namespace) []Namespace {
 // buildBindings builds the program function's arguments for nss in the realm: each
 // namespace's object, then each declared error class (console comes last; setup appends it).
 // A namespace object is null-prototype, its members own, enumerable, non-writable,
-// non-configurable functions, in order. The functions call the host functions of the run that
-// owns the realm when they are called, so the arguments can be built before that run exists.
+// non-configurable functions, in order, a group's object (built the same way) in the place of
+// its first function. The functions call the host functions of the run that owns the realm
+// when they are called, so the arguments can be built before that run exists.
 func (rl *realm) buildBindings(nss []Namespace) ([]goja.Value, error) {
 	vm := rl.vm
 	objects := make([]goja.Value, 0, len(nss))
@@ -69,25 +72,38 @@ func (rl *realm) buildBindings(nss []Namespace) ([]goja.Value, error) {
 			classes = append(classes, class)
 		}
 		obj := vm.CreateObject(nil)
+		var groups map[string]*goja.Object
 		for j, fn := range ns.Functions {
+			target := obj
+			if fn.Group != "" {
+				if target = groups[fn.Group]; target == nil {
+					if groups == nil {
+						groups = map[string]*goja.Object{}
+					}
+					target = vm.CreateObject(nil)
+					groups[fn.Group] = target
+					_ = obj.DefineDataProperty(fn.Group, rl.namespaceProxy(i, fn.Group, target), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+				}
+			}
 			f := vm.ToValue(rl.bindingFunc(i, j, class)).(*goja.Object)
 			_ = f.DefineDataProperty("name", vm.ToValue(fn.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			_ = obj.DefineDataProperty(fn.Name, f, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			_ = target.DefineDataProperty(fn.Name, f, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 		}
-		objects = append(objects, rl.namespaceProxy(i, obj))
+		objects = append(objects, rl.namespaceProxy(i, "", obj))
 	}
 	return append(objects, classes...), nil
 }
 
-// namespaceProxy is what the program sees of namespace i's object: a proxy that reads the
-// object unchanged and, when a lookup misses, records the name for the failure message of a
-// program that calls it (see run.explainMissing). Looking up a missing member still gives
-// undefined, so probing (typeof tools.x, tools.x?.()) keeps its meaning.
-func (rl *realm) namespaceProxy(i int, obj *goja.Object) *goja.Object {
+// namespaceProxy is what the program sees of namespace i's object (group "") or of the object
+// of one of its groups: a proxy that reads the object unchanged and, when a lookup misses,
+// records the name for the failure message of a program that calls it (see
+// run.explainMissing). Looking up a missing member still gives undefined, so probing (typeof
+// tools.x, tools.x?.()) keeps its meaning.
+func (rl *realm) namespaceProxy(i int, group string, obj *goja.Object) *goja.Object {
 	proxy := rl.vm.NewProxy(obj, &goja.ProxyTrapConfig{Get: func(target *goja.Object, name string, _ goja.Value) goja.Value {
 		v := target.Get(name)
 		if v == nil && rl.owner != nil {
-			rl.owner.noteMissing(i, name)
+			rl.owner.noteMissing(i, group, name)
 		}
 		return v
 	}})
@@ -126,15 +142,17 @@ func thrownOnLine(thrown *goja.Object, line int) bool {
 // maxMissing is how many missed lookups a run remembers for its failure message.
 const maxMissing = 8
 
-// missingMember is a lookup of a member namespace ns lacks, on line of the program.
+// missingMember is a lookup of a member namespace ns (or its group) lacks, on line of the
+// program.
 type missingMember struct {
-	ns   int
-	name string
-	line int
+	ns          int
+	group, name string
+	line        int
 }
 
-// noteMissing remembers a missed lookup of name in namespace ns (the latest maxMissing).
-func (r *run) noteMissing(ns int, name string) {
+// noteMissing remembers a missed lookup of name in namespace ns, or in its group when group is
+// not empty (the latest maxMissing).
+func (r *run) noteMissing(ns int, group, name string) {
 	if len(r.missing) == maxMissing {
 		r.missing = append(r.missing[:0], r.missing[1:]...)
 	}
@@ -144,7 +162,7 @@ func (r *run) noteMissing(ns int, name string) {
 			line = p.Line
 		}
 	}
-	r.missing = append(r.missing, missingMember{ns, name, line})
+	r.missing = append(r.missing, missingMember{ns, group, name, line})
 }
 
 // explainMissing rewrites goja's "Object has no member 'x'", the TypeError of a call of a
@@ -162,18 +180,31 @@ func (r *run) explainMissing(thrown *goja.Object, msg string) string {
 			continue
 		}
 		ns := &r.req.Bindings[m.ns]
-		names := make([]string, len(ns.Functions))
-		for j, fn := range ns.Functions {
-			names[j] = fn.Name
-		}
 		noun := ns.MemberNoun
 		if noun == "" {
 			noun = "function"
 		}
-		explained := memberPath(ns.Global, m.name) + " is not a " + noun + suggest.Phrase(suggest.Closest(m.name, names), func(s string) string { return s })
+		explained := memberPath(ns.Global, m.group, m.name) + " is not a " + noun + suggest.Phrase(suggest.Closest(m.name, memberNames(ns, m.group)), func(s string) string { return s })
 		return strings.Replace(msg, message, explained, 1)
 	}
 	return msg
+}
+
+// memberNames lists the names of the members of ns's object (group "": its ungrouped functions
+// and its groups) or of one of its group's objects, in order.
+func memberNames(ns *Namespace, group string) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, fn := range ns.Functions {
+		switch {
+		case fn.Group == group:
+			names = append(names, fn.Name)
+		case group == "" && !seen[fn.Group]:
+			seen[fn.Group] = true
+			names = append(names, fn.Group)
+		}
+	}
+	return names
 }
 
 // bindingFunc is the JavaScript side of function j of namespace i: it snapshots its one
@@ -188,11 +219,11 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		promise, resolve, reject := r.vm.NewPromise()
 		arg, err := r.exportJSON(call.Argument(0))
 		if err != nil {
-			reason, err := r.newError(class, fn.Name, withPlace(msgBadArguments, err, "argument"))
+			reason, err := r.newError(class, memberName(fn.Group, fn.Name), withPlace(msgBadArguments, err, "argument"))
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
-			site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
+			site := callSite{ns: r.req.Bindings[i].Global, group: fn.Group, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
 			if err := r.setCallSiteStack(reason, &site); err != nil {
 				panic(err)
 			}
@@ -217,11 +248,11 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			r.post(func() error {
 				r.pending--
 				if herr != nil {
-					reason, err := r.newError(class, fn.Name, herr.Error())
+					reason, err := r.newError(class, memberName(fn.Group, fn.Name), herr.Error())
 					if err != nil {
 						return err
 					}
-					site := callSite{ns: r.req.Bindings[i].Global, member: fn.Name, frames: frames}
+					site := callSite{ns: r.req.Bindings[i].Global, group: fn.Group, member: fn.Name, frames: frames}
 					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
@@ -269,11 +300,11 @@ func (r *run) newError(class *goja.Object, member, message string) (goja.Value, 
 const callSiteDepth = 10
 
 // callSite is where the program called a binding function: the namespace's global, the
-// member's name, and the call stack at the call (most recent first; goja's frame of the
-// binding function itself, which has no program position, among them).
+// member's group and name, and the call stack at the call (most recent first; goja's frame of
+// the binding function itself, which has no program position, among them).
 type callSite struct {
-	ns, member string
-	frames     []goja.StackFrame
+	ns, group, member string
+	frames            []goja.StackFrame
 }
 
 // setCallSiteStack replaces the stack of reason, a rejection created on the loop, where goja
@@ -297,7 +328,7 @@ func (r *run) setCallSiteStack(reason goja.Value, site *callSite) error {
 		b.WriteString(": ")
 		b.WriteString(msg)
 	}
-	where := memberPath(site.ns, site.member)
+	where := memberPath(site.ns, site.group, site.member)
 	b.WriteString("\n\tat ")
 	b.WriteString(where)
 	placed := false
@@ -322,13 +353,26 @@ func (r *run) setCallSiteStack(reason goja.Value, site *callSite) error {
 	return o.DefineDataProperty("stack", r.vm.ToValue(b.String()), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
-// memberPath is how a program names member of the namespace global: tools.read_file, or
-// tools["my-tool"] when the name is not an identifier.
-func memberPath(global, member string) string {
+// memberPath is how a program names member of the namespace global, or of its group when group
+// is not empty: tools.read_file, tools.memory.read_graph, or tools["my-tool"] when a name is
+// not an identifier.
+func memberPath(global, group, member string) string {
+	if group != "" {
+		global = memberPath(global, "", group)
+	}
 	if isIdentifier(member) {
 		return global + "." + member
 	}
 	return global + "[" + strconv.Quote(member) + "]"
+}
+
+// memberName is the name of a function within its namespace, as its error class's member name
+// property gives it: the name, or "<group>.<name>".
+func memberName(group, name string) string {
+	if group == "" {
+		return name
+	}
+	return group + "." + name
 }
 
 // isIdentifier reports whether s is an ASCII JavaScript identifier name (a conservative test:

@@ -399,15 +399,8 @@ func validateBindings(nss []Namespace) error {
 			return misuse("duplicate binding global %q", ns.Global)
 		}
 		injected[ns.Global] = true
-		names := make(map[string]bool, len(ns.Functions))
-		for _, f := range ns.Functions {
-			if names[f.Name] {
-				return misuse("duplicate function %q in binding %q", f.Name, ns.Global)
-			}
-			names[f.Name] = true
-			if f.Call == nil {
-				return misuse("function %q in binding %q has no Call", f.Name, ns.Global)
-			}
+		if err := validateMembers(ns); err != nil {
+			return err
 		}
 	}
 	for _, ns := range nss {
@@ -431,3 +424,28 @@ func validateBindings(nss []Namespace) error {
 }
 
 var dunderRE = regexp.MustCompile(`^__.+__$`)
+
+// validateMembers checks the names of ns's functions: unique among the ungrouped functions and
+// within each group, and no group named like an ungrouped function.
+func validateMembers(ns Namespace) error {
+	type member struct{ group, name string }
+	seen := make(map[member]bool, len(ns.Functions))
+	for _, f := range ns.Functions {
+		if seen[member{f.Group, f.Name}] {
+			if f.Group != "" {
+				return misuse("duplicate function %q in group %q of binding %q", f.Name, f.Group, ns.Global)
+			}
+			return misuse("duplicate function %q in binding %q", f.Name, ns.Global)
+		}
+		seen[member{f.Group, f.Name}] = true
+		if f.Call == nil {
+			return misuse("function %q in binding %q has no Call", memberName(f.Group, f.Name), ns.Global)
+		}
+	}
+	for _, f := range ns.Functions {
+		if f.Group != "" && seen[member{"", f.Group}] {
+			return misuse("group %q in binding %q has the name of a function of the binding", f.Group, ns.Global)
+		}
+	}
+	return nil
+}

@@ -439,9 +439,9 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	}
 	wire := make([]wireNamespace, len(req.Bindings))
 	for i, ns := range req.Bindings {
-		wire[i] = wireNamespace{Global: ns.Global, ErrorClass: ns.ErrorClass, MemberNoun: ns.MemberNoun, Functions: make([]string, len(ns.Functions))}
+		wire[i] = wireNamespace{Global: ns.Global, ErrorClass: ns.ErrorClass, MemberNoun: ns.MemberNoun, Functions: make([]wireFunction, len(ns.Functions))}
 		for j, fn := range ns.Functions {
-			wire[i].Functions[j] = fn.Name
+			wire[i].Functions[j] = wireFunction{Name: fn.Name, Group: fn.Group}
 		}
 	}
 	if err := w.out.write(&frame{T: frameRun, Program: req.Program, Bindings: wire}); err != nil {
@@ -606,20 +606,11 @@ func (p *ProcessPool) call(ctx context.Context, w *worker, req Request, f *frame
 		return
 	}
 	var fn *Function
-	if f.NS >= 0 && f.NS < len(req.Bindings) {
-		for i := range req.Bindings[f.NS].Functions {
-			if req.Bindings[f.NS].Functions[i].Name == f.Fn {
-				fn = &req.Bindings[f.NS].Functions[i]
-				break
-			}
-		}
+	if f.NS >= 0 && f.NS < len(req.Bindings) && f.Fn >= 0 && f.Fn < len(req.Bindings[f.NS].Functions) {
+		fn = &req.Bindings[f.NS].Functions[f.Fn]
 	}
 	if fn == nil || !f.Value.IsDefined() {
-		global := ""
-		if f.NS >= 0 && f.NS < len(req.Bindings) {
-			global = req.Bindings[f.NS].Global
-		}
-		reply(jsonv.Value{}, fmt.Errorf("unknown binding %q", global+"."+f.Fn))
+		reply(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
 		return
 	}
 	var settled sync.Once

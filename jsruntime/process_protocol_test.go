@@ -73,7 +73,7 @@ func TestProcessInFlightArgumentsAreBounded(t *testing.T) {
 		const rs = await Promise.allSettled(calls);
 		const refused = rs.filter((r) => r.status === "rejected");
 		return [released, rs.length - refused.length, refused.length, refused[0].reason.message]`})
-	want := `[3,3,13,"sub-call data in flight limited to 4194304 bytes: an argument of 1048594 bytes refused while 3145782 bytes are in flight (make fewer or smaller calls at once)"]`
+	want := `[3,3,13,"sub-call data in flight limited to 4194304 bytes: an argument of 1048590 bytes refused while 3145770 bytes are in flight (make fewer or smaller calls at once)"]`
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}

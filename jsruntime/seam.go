@@ -104,9 +104,19 @@ type HostFunc func(ctx context.Context, args jsonv.Value, settle func(jsonv.Valu
 
 // Function is one named member of a namespace. Names are arbitrary strings ("__proto__",
 // "my-tool" and "constructor" are ordinary members).
+//
+// Group, when not empty, makes the function a member of a nested object of the namespace
+// instead: Group "memory" puts Name "read_graph" at tools.memory.read_graph. A group object
+// behaves like the namespace itself (null prototype, non-writable members in order, the same
+// failure for a call of a member it lacks: "tools.memory.red_graph is not a tool (did you mean
+// read_graph?)"), and is itself a member of the namespace, at the place of its first function.
+// Groups nest one level. A group may not have the name of an ungrouped function of the same
+// namespace, and names are unique within a group. A rejection of a grouped function names it
+// "<group>.<name>" in its error class's member name property (toolName "memory.read_graph").
 type Function struct {
-	Name string
-	Call HostFunc
+	Name  string
+	Group string
+	Call  HostFunc
 }
 
 // ErrorClass describes the error class a namespace's rejections are instances of, e.g.

@@ -21,7 +21,7 @@ import (
 //
 // Parent to worker: run (program, bindings), reply (id, value or error), abort (reason).
 // Worker to parent: ready (first, once), started (a run was received: first for each run,
-// before any of it runs), call (id, namespace index, function name, argument), log (line),
+// before any of it runs), call (id, namespace index, function index, argument), log (line),
 // done (result), fail (failure; the worker exits next).
 
 // frameType is the type byte of a frame.
@@ -65,7 +65,7 @@ type frame struct {
 	Bindings []wireNamespace // run
 	ID       uint64          // call, reply
 	NS       int             // call
-	Fn       string          // call
+	Fn       int             // call: the function's index in the namespace
 	Value    jsonv.Value     // call (the argument), reply (Undefined: the call returned nothing)
 	Error    *string         // reply
 	Line     string          // log
@@ -79,13 +79,16 @@ type frame struct {
 	refused bool
 }
 
-// wireNamespace is a Namespace as it travels: the names of its functions.
+// wireNamespace is a Namespace as it travels: the names (and groups) of its functions.
 type wireNamespace struct {
 	Global     string
-	Functions  []string
+	Functions  []wireFunction
 	ErrorClass *ErrorClass
 	MemberNoun string
 }
+
+// wireFunction is a Function as it travels.
+type wireFunction struct{ Name, Group string }
 
 // errFrameTooLarge reports a frame whose body does not fit the 32-bit length prefix.
 var errFrameTooLarge = errors.New("jsruntime: frame larger than 4 GiB")
@@ -110,13 +113,14 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 			dst = appendString(dst, ns.MemberNoun)
 			dst = binary.AppendUvarint(dst, uint64(len(ns.Functions)))
 			for _, fn := range ns.Functions {
-				dst = appendString(dst, fn)
+				dst = appendString(dst, fn.Name)
+				dst = appendString(dst, fn.Group)
 			}
 		}
 	case frameCall:
 		dst = binary.BigEndian.AppendUint64(dst, f.ID)
 		dst = binary.AppendUvarint(dst, uint64(f.NS))
-		dst = appendString(dst, f.Fn)
+		dst = binary.AppendUvarint(dst, uint64(f.Fn))
 		dst = appendValue(dst, f.Value)
 	case frameReply:
 		dst = binary.BigEndian.AppendUint64(dst, f.ID)
@@ -503,9 +507,10 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 				d.fail("bad error class")
 			}
 			ns.MemberNoun = d.string()
-			fns := d.count(1)
+			fns := d.count(2)
 			for j := 0; j < fns && d.err == nil; j++ {
-				ns.Functions = append(ns.Functions, d.string())
+				name := d.string()
+				ns.Functions = append(ns.Functions, wireFunction{Name: name, Group: d.string()})
 			}
 			f.Bindings = append(f.Bindings, ns)
 		}
@@ -516,7 +521,11 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 			d.fail("bad namespace")
 		}
 		f.NS = int(ns)
-		f.Fn = d.string()
+		fn := d.uvarint()
+		if fn > math.MaxInt32 {
+			d.fail("bad function")
+		}
+		f.Fn = int(fn)
 		f.Value = d.value()
 	case frameReply:
 		f.ID = d.uint64()

@@ -22,10 +22,10 @@ func sampleFrames() []*frame {
 		{T: frameReady},
 		{T: frameStarted},
 		{T: frameRun, Program: "return 1 // \xff", Bindings: []wireNamespace{
-			{Global: "tools", Functions: []string{"a", "__proto__", ""}, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: "tool"},
+			{Global: "tools", Functions: []wireFunction{{Name: "a"}, {Name: "__proto__", Group: "memory"}, {Name: "", Group: "\xff"}}, ErrorClass: &ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: "tool"},
 			{Global: "other"},
 		}},
-		{T: frameCall, ID: math.MaxUint64, NS: 1, Fn: "echo", Value: value},
+		{T: frameCall, ID: math.MaxUint64, NS: 1, Fn: 300, Value: value},
 		{T: frameReply, ID: 7, Value: value},
 		{T: frameReply, ID: 8},
 		{T: frameReply, ID: 9, Error: &msg},
@@ -124,8 +124,8 @@ func TestMalformedFrames(t *testing.T) {
 // unread and returned refused with its id, and the next frame reads normally; a frame of
 // another type over the limit is an error before any of its body is read.
 func TestFrameReaderRefusesWithoutReading(t *testing.T) {
-	big, _ := appendFrame(nil, &frame{T: frameCall, ID: 42, Fn: "f", Value: jsonv.StringValue(strings.Repeat("x", 200<<10))})
-	small, _ := appendFrame(nil, &frame{T: frameCall, ID: 43, Fn: "f", Value: jsonv.Int(1)})
+	big, _ := appendFrame(nil, &frame{T: frameCall, ID: 42, Fn: 1, Value: jsonv.StringValue(strings.Repeat("x", 200<<10))})
+	small, _ := appendFrame(nil, &frame{T: frameCall, ID: 43, Fn: 1, Value: jsonv.Int(1)})
 	log, _ := appendFrame(nil, &frame{T: frameLog, Line: strings.Repeat("y", 1000)})
 	fr := newFrameReader(io.MultiReader(bytes.NewReader(big), bytes.NewReader(small), bytes.NewReader(log)))
 	flight := newFlightLedger(100 << 10)
@@ -158,7 +158,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		f.Add(byte(fr.T), buf[frameHeaderBytes:])
 	}
 	f.Add(byte(frameDone), []byte("\x01\x06\xff\xff\xff\xff\x0f"))
-	f.Add(byte(frameCall), []byte("\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01f\x07\x02\x01a\x06\x01\x00\x00\x01b\x05\x00"))
+	f.Add(byte(frameCall), []byte("\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x07\x02\x01a\x06\x01\x00\x00\x01b\x05\x00"))
 	f.Fuzz(func(t *testing.T, typ byte, body []byte) {
 		fr, err := decodeFrame(frameType(typ), body)
 		if err != nil {

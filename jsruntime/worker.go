@@ -452,8 +452,8 @@ func (w *workerServer) run(ctx context.Context, f *frame) {
 	nss := make([]Namespace, len(f.Bindings))
 	for i, wn := range f.Bindings {
 		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass, MemberNoun: wn.MemberNoun}
-		for _, name := range wn.Functions {
-			nss[i].Functions = append(nss[i].Functions, Function{Name: name, Call: w.forward(i, name)})
+		for j, fn := range wn.Functions {
+			nss[i].Functions = append(nss[i].Functions, Function{Name: fn.Name, Group: fn.Group, Call: w.forward(i, j)})
 		}
 	}
 	res, err := w.rt.Run(ctx, Request{Program: f.Program, Bindings: nss})
@@ -467,14 +467,14 @@ func (w *workerServer) run(ctx context.Context, f *frame) {
 }
 
 // forward returns a host function that sends the call to the parent.
-func (w *workerServer) forward(ns int, name string) HostFunc {
+func (w *workerServer) forward(ns, fn int) HostFunc {
 	return func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
 		w.mu.Lock()
 		w.nextID++
 		id := w.nextID
 		w.calls[id] = settle
 		w.mu.Unlock()
-		if err := w.out.send(&frame{T: frameCall, ID: id, NS: ns, Fn: name, Value: args}); err != nil {
+		if err := w.out.send(&frame{T: frameCall, ID: id, NS: ns, Fn: fn, Value: args}); err != nil {
 			settle(jsonv.Value{}, err)
 		}
 	}
