@@ -152,6 +152,10 @@ type Options struct {
 	Scope *registry.Scope
 	// Tools are the names bound into the program's tools namespace, in order.
 	Tools []string
+	// Namespaces, when set, holds the registry namespace of each of Tools ("" for a top-level
+	// tool): a tool in namespace "memory" is bound as tools.memory.<member>
+	// (registry.Schema.Member), and its calls still name it by its registry name.
+	Namespaces []string
 	// Events, if set, receives every dispatch event. Calls never overlap. Start events arrive
 	// in submission order, settle events in commit (which is submission) order, each after its
 	// call's start. Events must not block for long: it delays later sub-calls.
@@ -275,6 +279,10 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 	fns := make([]jsruntime.Function, len(b.opts.Tools))
 	for i, name := range b.opts.Tools {
 		fns[i] = jsruntime.Function{Name: name, Call: b.binding(name)}
+		if i < len(b.opts.Namespaces) && b.opts.Namespaces[i] != "" {
+			s := registry.Schema{Name: name, Namespace: b.opts.Namespaces[i]}
+			fns[i].Group, fns[i].Name = s.Namespace, s.Member()
+		}
 	}
 	return jsruntime.Namespace{
 		Global:     "tools",

@@ -166,8 +166,15 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	schemas := cm.reg.SDKSchemas(inv.Scope)
 	names := make([]string, len(schemas))
+	var namespaces []string // nil while no tool is namespaced
 	for i, s := range schemas {
 		names[i] = s.Name
+		if s.Namespace != "" {
+			if namespaces == nil {
+				namespaces = make([]string, len(schemas))
+			}
+			namespaces[i] = s.Namespace
+		}
 	}
 	var memory *membudget.Budget
 	if cm.opts.SubCallMemory >= 0 {
@@ -175,7 +182,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	b, err := bridge.New(ctx, bridge.Options{
 		Executor: cm.reg, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
-		Tools: names, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
+		Tools: names, Namespaces: namespaces, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 	})
 	if err != nil {

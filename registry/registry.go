@@ -138,10 +138,10 @@ func (s Schema) Member() string { return memberOf(s.Namespace, s.Name) }
 func (t Tool) Member() string { return memberOf(t.Namespace, t.Name) }
 
 func memberOf(namespace, name string) string {
-	if namespace == "" {
-		return name
+	if member, ok := strings.CutPrefix(name, namespace+"."); ok && namespace != "" {
+		return member
 	}
-	return name[len(namespace)+1:]
+	return name // a top-level tool (or a name that does not follow the rule)
 }
 
 // SDKSchema is a tool as an SDK generator sees it: its Schema plus the schema of its canonical
