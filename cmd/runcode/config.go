@@ -36,19 +36,21 @@ func (l *remoteList) String() string {
 func (l *remoteList) Set(s string) error { *l = append(*l, remote{url: s}); return nil }
 
 // headerFlag is --mcp-header: it belongs to the --mcp-url given before it, so that a token is
-// sent to the one server it is for.
-type headerFlag struct{ remotes *remoteList }
+// sent to the one server it is for. Set never fails: the flag package would quote the value
+// (a secret) in its error, so problems are reported by remoteSources.
+type headerFlag struct{ s *sources }
 
 // String is empty: the values are secrets.
 func (h headerFlag) String() string { return "" }
 
 // Set adds 'Name: value' to the latest --mcp-url.
-func (h headerFlag) Set(s string) error {
-	if h.remotes == nil || len(*h.remotes) == 0 {
-		return errors.New("must follow the --mcp-url it is for")
+func (h headerFlag) Set(v string) error {
+	if h.s == nil || len(h.s.remotes) == 0 {
+		h.s.orphanHeader = true
+		return nil
 	}
-	last := &(*h.remotes)[len(*h.remotes)-1]
-	last.headers = append(last.headers, s)
+	last := &h.s.remotes[len(h.s.remotes)-1]
+	last.headers = append(last.headers, v)
 	return nil
 }
 
@@ -69,6 +71,9 @@ func parseHeader(line string) (name, value string, err error) {
 
 // remoteSources returns the --mcp-url sources with their headers.
 func (s *sources) remoteSources() ([]mcptools.Source, error) {
+	if s.orphanHeader {
+		return nil, &usageError{"--mcp-header must follow the --mcp-url it is for"}
+	}
 	var out []mcptools.Source
 	for _, r := range s.remotes {
 		src := mcptools.Source{URL: r.url}

@@ -1,11 +1,17 @@
 package main
 
 import (
+	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // sideBySide is a configuration with the reference memory and filesystem servers, namespaced,
@@ -109,4 +115,122 @@ func TestConfigServersSideBySide(t *testing.T) {
 }
 
 // quoteJS quotes s as a JavaScript string literal.
-func quoteJS(s string) string { return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"` }
+func quoteJS(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// Configuration errors stop every command with exit 2 and a message naming the file, the
+// server and what is wrong, and never showing an env or header value.
+func TestConfigErrorsExitTwo(t *testing.T) {
+	const secret = "cfg-secret-value-42"
+	t.Setenv("RUNCODE_TEST_SECRET", secret)
+	dir := fixture(t, map[string]string{
+		"missing.json": `{"mcpServers": {"remote": {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${RUNCODE_TEST_UNSET}"}}}}`,
+		"unknown.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "disabled": true}}}`,
+		"sse.json":     `{"mcpServers": {"old": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}`,
+		"fails.json":   `{"mcpServers": {"ok": {"command": "sh", "args": ["-c", "sleep 30"]}, "broken": {"command": "sh", "args": ["-c", "echo \"token=$TOKEN\" >&2; exit 4"], "env": {"TOKEN": "${RUNCODE_TEST_SECRET}"}}}}`,
+		"clash.json":   `{"mcpServers": {"read_file": {"command": "mcp-server-memory"}}}`,
+	})
+	cases := []struct{ file, want string }{
+		{"missing.json", `server "remote": "headers": "Authorization": environment variable RUNCODE_TEST_UNSET is not set`},
+		{"unknown.json", `server "memory": "disabled": unknown key`},
+		{"sse.json", `server "old": "type": "sse" (the older HTTP+SSE transport) is not supported`},
+		{"fails.json", `MCP server "broken" (sh -c echo "token=$TOKEN" >&2; exit 4): cannot start`},
+	}
+	if _, err := exec.LookPath("mcp-server-memory"); err == nil {
+		cases = append(cases, struct{ file, want string }{"clash.json", `"read_file" is both a tool and a namespace`})
+	}
+	for _, c := range cases {
+		for _, cmd := range []string{"tools", "sdk", "run"} {
+			args := []string{cmd, "--config", filepath.Join(dir, c.file), "--workspace", dir}
+			if cmd == "run" {
+				args = append(args, "-")
+			}
+			code, out, errOut := invokeWithin(t, time.Minute, args...)
+			if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want exit 2 and …%s…", cmd, c.file, code, out, errOut, c.want)
+			}
+			if strings.Contains(errOut, secret) {
+				t.Errorf("%s %s: stderr shows the secret: %q", cmd, c.file, errOut)
+			}
+		}
+	}
+}
+
+// Servers start in parallel: each of three servers waits, before it starts, until all three
+// have been launched, so a one-at-a-time start could not get past the first (its wait would
+// time out and it would fail).
+func TestConfigServersStartInParallel(t *testing.T) {
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, nil)
+	barrier := `touch "$BARRIER_DIR/$NAME"; i=0; while [ "$(ls "$BARRIER_DIR" | wc -l)" -lt 3 ]; do i=$((i+1)); [ $i -gt 200 ] && { echo "alone after 20s" >&2; exit 1; }; sleep 0.1; done; exec mcp-server-memory`
+	var entries []string
+	for _, name := range []string{"a", "b", "c"} {
+		entries = append(entries, `"`+name+`": {"command": "sh", "args": ["-c", `+quoteJS(barrier)+`], "env": {"NAME": "`+name+`", "BARRIER_DIR": "${RUNCODE_TEST_BARRIER}", "MEMORY_FILE_PATH": "${RUNCODE_TEST_BARRIER}/../`+name+`.jsonl"}}`)
+	}
+	barrierDir := filepath.Join(dir, "barrier")
+	os.Mkdir(barrierDir, 0o755)
+	t.Setenv("RUNCODE_TEST_BARRIER", barrierDir)
+	config := filepath.Join(dir, "mcp.json")
+	os.WriteFile(config, []byte(`{"mcpServers": {`+strings.Join(entries, ",")+`}}`), 0o644)
+	code, out, errOut := invokeWithin(t, time.Minute, "tools", "--config", config)
+	if code != exitOK || !strings.Contains(out, "a.read_graph") || !strings.Contains(out, "c.read_graph") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// --mcp-header sends headers (with ${VAR} expanded) to the --mcp-url before it, and a header
+// value never appears in output, trace or errors.
+func TestMCPHeaders(t *testing.T) {
+	const token = "hdr-secret-token-77"
+	t.Setenv("RUNCODE_TEST_TOKEN", token)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "guarded", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "Echo the authorization header."},
+		func(_ context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "you sent " + req.Extra.Header.Get("Authorization")}}}, nil, nil
+		})
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "no", http.StatusUnauthorized)
+			return
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+
+	dir := fixture(t, map[string]string{"p.ts": "return await tools.whoami({});"})
+	trace := filepath.Join(dir, "t.jsonl")
+	code, out, errOut := invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--trace", trace,
+		"--mcp-url", hs.URL, "--mcp-header", "Authorization: Bearer ${RUNCODE_TEST_TOKEN}", filepath.Join(dir, "p.ts"))
+	if code != exitOK || out != "you sent [redacted]\n" {
+		t.Fatalf("run: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if data, _ := os.ReadFile(trace); !strings.Contains(string(data), "you sent [redacted]") || strings.Contains(string(data), token) {
+		t.Fatalf("trace: %s", data)
+	}
+	// The same server from a configuration file, namespaced.
+	config := filepath.Join(dir, "mcp.json")
+	os.WriteFile(config, []byte(`{"mcpServers": {"guarded": {"url": "`+hs.URL+`", "headers": {"Authorization": "Bearer ${RUNCODE_TEST_TOKEN}"}}}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "q.ts"), []byte("return await tools.guarded.whoami({});"), 0o644)
+	code, out, errOut = invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--config", config, filepath.Join(dir, "q.ts"))
+	if code != exitOK || out != "you sent [redacted]\n" {
+		t.Fatalf("run --config: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tools", "--mcp-url", hs.URL}, `MCP server "127.0.0.1:`},
+		{[]string{"tools", "--mcp-url", hs.URL, "--mcp-header", "Authorization: Bearer wrong-" + token}, "Unauthorized"},
+		{[]string{"tools", "--mcp-header", "Authorization: Bearer " + token, "--mcp-url", hs.URL}, "must follow the --mcp-url it is for"},
+		{[]string{"tools", "--mcp-url", hs.URL, "--mcp-header", "no colon " + token}, "--mcp-header wants 'Name: value'"},
+		{[]string{"tools", "--mcp-url", hs.URL, "--mcp-header", "X-Key: ${RUNCODE_TEST_UNSET}"}, "environment variable RUNCODE_TEST_UNSET is not set"},
+	} {
+		code, out, errOut := invokeWithin(t, time.Minute, c.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) || strings.Contains(errOut, token) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, …%s…, no token", c.args, code, out, errOut, c.want)
+		}
+	}
+}

@@ -30,7 +30,9 @@ type sources struct {
 	mcp       stringList // commands, in shell words
 	remotes   remoteList // --mcp-url, each with its --mcp-header values
 	configs   stringList // --config files
-	workspace string
+	// orphanHeader is an --mcp-header given before any --mcp-url.
+	orphanHeader bool
+	workspace    string
 	// maxWrite is the workspace tools' write budget per run; zero means the default.
 	maxWrite int64
 }
@@ -42,7 +44,7 @@ func (s *sources) register(fs *flag.FlagSet) {
 	fs.Var(&s.manifests, "tools", "a tool manifest `FILE` (JSON, or YAML for .yaml/.yml); repeatable")
 	fs.Var(&s.mcp, "mcp", "an MCP server started as `'CMD ARG…'` (shell words) over stdio; repeatable")
 	fs.Var(&s.remotes, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
-	fs.Var(headerFlag{&s.remotes}, "mcp-header", "an HTTP header `'Name: value'` (${VAR} expanded) for the --mcp-url before it; repeatable")
+	fs.Var(headerFlag{s}, "mcp-header", "an HTTP header `'Name: value'` (${VAR} expanded) for the --mcp-url before it; repeatable")
 	fs.Var(&s.configs, "config", "an MCP client configuration `FILE` (mcpServers/servers JSON); each server's tools in a namespace named after it; repeatable")
 	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
 }
