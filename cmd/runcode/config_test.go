@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -232,5 +233,98 @@ func TestMCPHeaders(t *testing.T) {
 		if code != exitUsage || out != "" || !strings.Contains(errOut, c.want) || strings.Contains(errOut, token) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, …%s…, no token", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// A configured env value never comes back: the everything server's get-env tool returns the
+// whole environment, and the program, its output, the trace and --json see the value redacted.
+func TestConfigEnvValueRedactedFromResults(t *testing.T) {
+	needMCP(t, "mcp-server-everything")
+	const secret = "env-secret-value-99"
+	t.Setenv("RUNCODE_TEST_SECRET", secret)
+	dir := fixture(t, map[string]string{
+		"mcp.json": `{"mcpServers": {"ev": {"command": "mcp-server-everything", "env": {"MY_API_KEY": "${RUNCODE_TEST_SECRET}"}}}}`,
+		"p.ts":     `const env: string = await tools.ev["get-env"]({}); console.log(env.includes("MY_API_KEY")); return env.split("\n").filter((l) => l.includes("MY_API_KEY"));`,
+	})
+	trace := filepath.Join(dir, "t.jsonl")
+	code, out, errOut := invokeWithin(t, time.Minute, "run", "--json", "--trace", trace, "--config", filepath.Join(dir, "mcp.json"), filepath.Join(dir, "p.ts"))
+	if code != exitOK || !strings.HasPrefix(out, `{"logs":["true"],"result":["  \"MY_API_KEY\": \"[redacted]\"`) || strings.Contains(out, secret) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	data, _ := os.ReadFile(trace)
+	if !strings.Contains(string(data), `ev.get-env`) || strings.Contains(string(data), secret) {
+		t.Fatalf("trace names ev.get-env: %v; shows the secret: %v", strings.Contains(string(data), `ev.get-env`), strings.Contains(string(data), secret))
+	}
+}
+
+// Server names that are not identifiers, or that are names of Object.prototype, are namespaces
+// like any other: bracket access where needed, and the SDK, tsc and both runtimes agree.
+func TestConfigOddServerNames(t *testing.T) {
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, map[string]string{
+		"mcp.json": `{"mcpServers": {
+		  "my-memory": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/1.jsonl"}, "include": ["read_graph"]},
+		  "__proto__": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/2.jsonl"}, "include": ["read_graph"]},
+		  "constructor": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/3.jsonl"}, "include": ["read_graph"]}}}`,
+		"p.ts": `const a = await tools["my-memory"].read_graph({});
+const b = await tools.__proto__.read_graph({});
+const c = await tools.constructor.read_graph({});
+export default [a.entities.length, b.relations.length, c.entities.length, Object.keys(tools).sort()];
+`,
+	})
+	t.Setenv("RUNCODE_TEST_DIR", dir)
+	config, prog := filepath.Join(dir, "mcp.json"), filepath.Join(dir, "p.ts")
+	code, out, errOut := invokeWithin(t, time.Minute, "sdk", "--compact", "--config", config)
+	if code != exitOK || !strings.Contains(out, "\n- \"my-memory\".read_graph — ") || !strings.Contains(out, "\n- __proto__.read_graph — ") {
+		t.Fatalf("sdk --compact: exit %d, stderr %q\n%s", code, errOut, out)
+	}
+	if _, err := exec.LookPath("tsc"); err == nil {
+		if code, out, errOut := invokeWithin(t, 2*time.Minute, "check", "--config", config, prog); code != exitOK {
+			t.Fatalf("check: exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+	}
+	for _, iso := range []string{"inprocess", "process"} {
+		code, out, errOut := invokeWithin(t, time.Minute, "run", "--json", "--isolation", iso, "--config", config, prog)
+		if want := `{"logs":[],"result":[0,0,0,["__proto__","constructor","my-memory"]]}`; code != exitOK || strings.TrimSpace(out) != want {
+			t.Fatalf("run (%s): exit %d, stdout %q, stderr %q", iso, code, out, errOut)
+		}
+	}
+}
+
+// serve --config offers run_code over the configured servers: its description declares the
+// namespaces and a call reaches the server.
+func TestServeWithConfig(t *testing.T) {
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, map[string]string{"mcp.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/m.jsonl"}}}}`})
+	t.Setenv("RUNCODE_TEST_DIR", dir)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr lockedBuffer
+	exit := make(chan int, 1)
+	go func() {
+		code := run(context.Background(), []string{"serve", "--stdio", "--isolation", "inprocess", "--config", filepath.Join(dir, "mcp.json")}, inR, outW, &stderr)
+		outW.Close()
+		exit <- code
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("%v; stderr %s", err, stderr.String())
+	}
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil || len(list.Tools) != 1 || !strings.Contains(list.Tools[0].Description, "  memory: {\n") {
+		t.Fatalf("tools: %v %+v", err, list)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{
+		"description": "Count graph entities",
+		"code": `await tools.memory.create_entities({ entities: [{ name: "a", entityType: "t", observations: [] }] });
+return (await tools.memory.read_graph({})).entities.length;`}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "1" {
+		t.Fatalf("run_code: %v %+v; stderr %s", err, res, stderr.String())
+	}
+	cs.Close()
+	if code := <-exit; code != exitOK {
+		t.Fatalf("serve exited %d; stderr %s", code, stderr.String())
 	}
 }
