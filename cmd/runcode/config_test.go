@@ -328,3 +328,20 @@ return (await tools.memory.read_graph({})).entities.length;`}})
 		t.Fatalf("serve exited %d; stderr %s", code, stderr.String())
 	}
 }
+
+// In the compact presentation, the catalog names namespaced tools <server>.<tool> and
+// describes them nested, as the full SDK declares them.
+func TestConfigCompactCatalog(t *testing.T) {
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, map[string]string{
+		"mcp.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/m.jsonl"}}}}`,
+		"p.ts": `const d = await catalog.describe("memory.read_graph");
+const found = (await catalog.search("graph")).map((t) => t.name);
+return { nested: d.includes("  memory: {\n    /** Read the entire knowledge graph */\n    read_graph("), first: found[0], entities: (await tools.memory.read_graph({})).entities.length };`,
+	})
+	t.Setenv("RUNCODE_TEST_DIR", dir)
+	code, out, errOut := invokeWithin(t, time.Minute, "run", "--json", "--compact", "--isolation", "inprocess", "--config", filepath.Join(dir, "mcp.json"), filepath.Join(dir, "p.ts"))
+	if want := `{"logs":[],"result":{"nested":true,"first":"memory.read_graph","entities":0}}`; code != exitOK || strings.TrimSpace(out) != want {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
