@@ -81,3 +81,21 @@ func TestANameCannotBeBothToolAndNamespace(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestAScopeCannotClashWithWhatItInherits(t *testing.T) {
+	memory := echoTool()
+	memory.Name = "memory"
+	reg := newRegistry(t, namespaced("memory", "read"))
+	if _, err := reg.NewScope("agent", nil).Register(memory); !errors.Is(err, registry.CodeInvalidDefinition) || !strings.Contains(err.Error(), `"memory" is both`) {
+		t.Fatalf("flat tool over an inherited namespace: err = %v", err)
+	}
+	reg = newRegistry(t, memory)
+	if _, err := reg.NewScope("agent", nil).Register(namespaced("memory", "read")); !errors.Is(err, registry.CodeInvalidDefinition) || !strings.Contains(err.Error(), `"memory" is both`) {
+		t.Fatalf("namespace over an inherited flat tool: err = %v", err)
+	}
+	// A namespace shared by the scope and its parent is fine.
+	reg = newRegistry(t, namespaced("memory", "read"))
+	if _, err := reg.NewScope("agent", nil).Register(namespaced("memory", "write")); err != nil {
+		t.Fatal(err)
+	}
+}

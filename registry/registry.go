@@ -343,6 +343,17 @@ func (r *Registry) register(s *Scope, tools []Tool) (func(), error) {
 			return nil, namespaceClash(cmp.Or(ns, e.tool.Name))
 		}
 	}
+	if s != nil { // a scope also sees what it inherits
+		for _, v := range r.visibleTools(s) {
+			for _, e := range entries {
+				if (v.tool.Namespace == "" && e.tool.Namespace == v.tool.Name && s.own.byName[v.tool.Name] == nil) ||
+					(e.tool.Namespace == "" && v.tool.Namespace == e.tool.Name) {
+					r.mu.Unlock()
+					return nil, namespaceClash(cmp.Or(e.tool.Namespace, e.tool.Name))
+				}
+			}
+		}
+	}
 	for _, e := range entries {
 		l.add(e)
 	}
