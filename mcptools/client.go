@@ -179,13 +179,17 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 
 // connectError names the server, the step and the cause, with the tail of its stderr.
 func (s *Server) connectError(step string, err error) error {
-	msg := fmt.Sprintf("%s: %s: %v", s.label, step, err)
+	msg := s.secrets.text(fmt.Sprintf("%s: %s: %v", s.label, step, err))
 	if s.stderr != nil {
-		if t := strings.TrimSpace(s.stderr.String()); t != "" {
+		t, cut := s.stderr.kept()
+		if cut {
+			t = s.secrets.tail(t) // the cut may have left the end of a secret
+		}
+		if t = strings.TrimSpace(s.secrets.text(t)); t != "" {
 			msg += "\nstderr: " + t
 		}
 	}
-	return &registry.Error{Message: s.secrets.text(msg), Err: s.secrets.cause(err)}
+	return &registry.Error{Message: msg, Err: s.secrets.cause(err)}
 }
 
 // checkNames fails when Include, Exclude or ConcurrencySafe name a tool the server does not
@@ -498,6 +502,7 @@ type tail struct {
 	mu  sync.Mutex
 	max int
 	buf []byte
+	cut bool // bytes were dropped
 }
 
 // Write appends p, dropping the oldest bytes beyond max.
@@ -507,8 +512,16 @@ func (t *tail) Write(p []byte) (int, error) {
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > t.max {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.cut = true
 	}
 	return len(p), nil
+}
+
+// kept returns what is kept and whether earlier bytes were dropped.
+func (t *tail) kept() (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf), t.cut
 }
 
 // String returns what is kept.

@@ -83,30 +83,74 @@ func (s *secrets) cause(err error) error {
 }
 
 // value returns v with every secret in its strings (keys included) replaced; v itself when
-// there is none.
+// there is none. It looks at the strings themselves, not at their JSON text, where a secret
+// with a quote or a backslash would be escaped and missed.
 func (s *secrets) value(v jsonv.Value) jsonv.Value {
-	if s.r == nil || !s.in(string(jsonv.AppendJSON(nil, v))) {
+	if s.r == nil {
 		return v
 	}
+	out, _ := s.redactValue(v)
+	return out
+}
+
+// redactValue returns v redacted and whether anything changed; an unchanged value is not
+// copied.
+func (s *secrets) redactValue(v jsonv.Value) (jsonv.Value, bool) {
 	switch v.Kind() {
 	case jsonv.String:
-		return jsonv.StringValue(s.text(v.AsString()))
+		if t := v.AsString(); s.in(t) {
+			return jsonv.StringValue(s.text(t)), true
+		}
 	case jsonv.Array:
 		items := v.Items()
-		out := make([]jsonv.Value, len(items))
+		var out []jsonv.Value
 		for i, x := range items {
-			out[i] = s.value(x)
+			y, changed := s.redactValue(x)
+			if changed && out == nil {
+				out = append(make([]jsonv.Value, 0, len(items)), items[:i]...)
+			}
+			if out != nil {
+				out = append(out, y)
+			}
 		}
-		return jsonv.ArrayValue(out...)
+		if out != nil {
+			return jsonv.ArrayValue(out...), true
+		}
 	case jsonv.Object:
 		ms := v.Members()
-		out := make([]jsonv.Member, len(ms))
+		var out []jsonv.Member
 		for i, m := range ms {
-			out[i] = jsonv.Member{Key: s.text(m.Key), Value: s.value(m.Value)}
+			y, changed := s.redactValue(m.Value)
+			key := m.Key
+			if s.in(key) {
+				key, changed = s.text(key), true
+			}
+			if changed && out == nil {
+				out = append(make([]jsonv.Member, 0, len(ms)), ms[:i]...)
+			}
+			if out != nil {
+				out = append(out, jsonv.Member{Key: key, Value: y})
+			}
 		}
-		return jsonv.ObjectValue(out...)
+		if out != nil {
+			return jsonv.ObjectValue(out...), true
+		}
 	}
-	return v
+	return v, false
+}
+
+// tail returns the kept end of a longer text with its secrets replaced, including a secret cut
+// by the truncation whose last 4 or more bytes open the text.
+func (s *secrets) tail(t string) string {
+	for _, v := range s.values {
+		for k := len(v) - 1; k >= minSecretBytes; k-- {
+			if strings.HasPrefix(t, v[len(v)-k:]) {
+				t = Redacted + t[k:]
+				break
+			}
+		}
+	}
+	return s.text(t)
 }
 
 // headerTransport adds fixed headers to every request of an HTTP source.
