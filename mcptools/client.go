@@ -48,10 +48,11 @@ type Source struct {
 	Env map[string]string
 	// Dir (Command only) is the command's working directory; empty means the current one.
 	Dir string
-	// Headers (URL only) are set on every HTTP request to the server. Header and Env values are
-	// secrets: no error, log line or result of this server's tools shows them (each value of 4
-	// bytes or more, and the credential after an authorization scheme, is replaced by
-	// Redacted).
+	// Headers (URL only) are set on every HTTP request to the server. Header and Env values
+	// (and the URL's password and query values) are secrets: no error, log line or result of
+	// this server's tools shows them (each value of 4 bytes or more, and the credential after
+	// an authorization scheme, is replaced by Redacted; messages show the URL without its
+	// user information and query).
 	Headers map[string]string
 	// Include, when not empty, keeps only the listed tools (by the server's own names);
 	// Exclude drops the listed ones. A name the server does not list is an error of Connect.
@@ -136,7 +137,7 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		if s.src.Name == "" {
 			s.src.Name = u.Host
 		}
-		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, src.URL)
+		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))
 		st := &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2}
 		if len(src.Headers) > 0 {
 			st.HTTPClient = &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: src.Headers}}
@@ -190,6 +191,16 @@ func (s *Server) connectError(step string, err error) error {
 		}
 	}
 	return &registry.Error{Message: msg, Err: s.secrets.cause(err)}
+}
+
+// shownURL is u as messages show it: without user information or query, which may carry
+// credentials (their values are secrets too, see newSecrets).
+func shownURL(u *url.URL) string {
+	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
+	if u.RawQuery != "" {
+		return shown.String() + "?…"
+	}
+	return shown.String()
 }
 
 // checkNames fails when Include, Exclude or ConcurrencySafe name a tool the server does not

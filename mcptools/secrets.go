@@ -3,6 +3,7 @@ package mcptools
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/runcode-dev/runcode/jsonv"
@@ -16,7 +17,8 @@ const Redacted = "[redacted]"
 const minSecretBytes = 4
 
 // secrets are the values of one source that must never be shown: its header values (and the
-// credential after an authorization scheme, "Bearer <token>"), and its environment values.
+// credential after an authorization scheme, "Bearer <token>"), its environment values, and the
+// password and query values of its URL.
 type secrets struct {
 	values []string // longest first, so that a secret containing another is replaced whole
 	r      *strings.Replacer
@@ -38,6 +40,17 @@ func newSecrets(src Source) *secrets {
 	}
 	for _, v := range src.Env {
 		add(v)
+	}
+	// A URL may carry a credential too: its password and its query values.
+	if u, err := url.Parse(src.URL); err == nil && src.URL != "" {
+		if p, ok := u.User.Password(); ok {
+			add(p)
+		}
+		for _, vs := range u.Query() {
+			for _, v := range vs {
+				add(v)
+			}
+		}
 	}
 	if len(vals) == 0 {
 		return &secrets{}

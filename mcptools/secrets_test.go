@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -36,5 +37,18 @@ func TestSecretCutByTheStderrTail(t *testing.T) {
 	_, err := Connect(t.Context(), src)
 	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "stderr: "+Redacted+"xxx") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestURLCredentialsAreSecrets(t *testing.T) {
+	_, err := Connect(t.Context(), Source{URL: "http://user:pa55word@127.0.0.1:1/mcp?api_key=key-in-query&x=1", Name: "q"})
+	if err == nil || strings.Contains(err.Error(), "pa55word") || strings.Contains(err.Error(), "key-in-query") ||
+		!strings.Contains(err.Error(), `MCP server "q" (http://127.0.0.1:1/mcp?…)`) {
+		t.Fatalf("err = %v", err)
+	}
+	for e := error(err); e != nil; e = errors.Unwrap(e) {
+		if strings.Contains(e.Error(), "key-in-query") || strings.Contains(e.Error(), "pa55word") {
+			t.Fatalf("cause shows a credential: %v", e)
+		}
 	}
 }
