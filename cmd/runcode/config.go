@@ -92,16 +92,22 @@ func (s *sources) remoteSources() ([]mcptools.Source, error) {
 	return out, nil
 }
 
-// configSources reads the --config files: one source per server, namespaced by default.
+// configSources reads the --config files: one source per server, namespaced by default. A
+// server name in two files is an error naming both.
 func (s *sources) configSources() ([]mcptools.Source, []string, error) {
 	var out []mcptools.Source
 	var labels []string
+	fileOf := map[string]string{} // server name → the file that defines it
 	for _, file := range s.configs {
 		srcs, err := mcptools.LoadConfig(file)
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, src := range srcs {
+			if prev, dup := fileOf[src.Name]; dup {
+				return nil, nil, fmt.Errorf("server %q is defined by both config %s and config %s", src.Name, prev, file)
+			}
+			fileOf[src.Name] = file
 			out = append(out, src)
 			labels = append(labels, fmt.Sprintf("server %q of config %s", src.Name, file))
 		}
