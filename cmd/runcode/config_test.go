@@ -129,7 +129,7 @@ func TestConfigErrorsExitTwo(t *testing.T) {
 		"missing.json": `{"mcpServers": {"remote": {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${RUNCODE_TEST_UNSET}"}}}}`,
 		"unknown.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "disabled": true}}}`,
 		"sse.json":     `{"mcpServers": {"old": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}`,
-		"fails.json":   `{"mcpServers": {"ok": {"command": "cat"}, "broken": {"command": "sh", "args": ["-c", "echo \"token=$TOKEN\" >&2; exit 4"], "env": {"TOKEN": "${RUNCODE_TEST_SECRET}"}}}}`,
+		"fails.json":   `{"mcpServers": {"ok": {"command": "sh", "args": ["-c", "cat >/dev/null"]}, "broken": {"command": "sh", "args": ["-c", "echo \"token=$TOKEN\" >&2; exit 4"], "env": {"TOKEN": "${RUNCODE_TEST_SECRET}"}}}}`,
 		"clash.json":   `{"mcpServers": {"read_file": {"command": "mcp-server-memory"}}}`,
 		"a.json":       `{"mcpServers": {"twice": {"command": "mcp-server-memory"}}}`,
 		"b.json":       `{"servers": {"twice": {"command": "mcp-server-memory"}}}`,
