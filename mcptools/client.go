@@ -46,6 +46,9 @@ type Source struct {
 	// Env (Command only) holds variables added to the environment the command inherits.
 	// Their values are secrets (see Headers).
 	Env map[string]string
+	// HostEnv (Command only) holds variables added like Env whose values are not secrets: the
+	// host's own bookkeeping, such as a guard against a server that starts its host again.
+	HostEnv map[string]string
 	// Dir (Command only) is the command's working directory; empty means the current one.
 	Dir string
 	// Headers (URL only) are set on every HTTP request to the server. Header and Env values
@@ -110,7 +113,7 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		return nil, errors.New("MCP source: set either a command or a URL, not both")
 	case len(src.Command) > 0 && len(src.Headers) > 0:
 		return nil, errors.New("MCP source: headers need a URL, not a command")
-	case src.URL != "" && (len(src.Env) > 0 || src.Dir != ""):
+	case src.URL != "" && (len(src.Env)+len(src.HostEnv) > 0 || src.Dir != ""):
 		return nil, errors.New("MCP source: env and dir need a command, not a URL")
 	case len(src.Command) > 0:
 		if s.src.Name == "" {
@@ -119,8 +122,11 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " "))
 		cmd := exec.Command(src.Command[0], src.Command[1:]...)
 		cmd.Dir = src.Dir
-		if len(src.Env) > 0 {
+		if len(src.Env)+len(src.HostEnv) > 0 {
 			cmd.Env = os.Environ()
+			for k, v := range src.HostEnv {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
 			for k, v := range src.Env {
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}

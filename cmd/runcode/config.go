@@ -8,12 +8,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/runcode-dev/runcode/mcptools"
 )
+
+// configChainEnv is the variable through which runcode tells the servers it starts from
+// --config files which files it loads (absolute paths, in filepath.ListSeparator-separated
+// form), so that a runcode among them that would load one of them again (the client's own file,
+// with runcode's entry in it) stops with an error instead of starting itself without end.
+const configChainEnv = "RUNCODE_CONFIG_CHAIN"
 
 // remoteList is --mcp-url: each URL with the --mcp-header values given after it.
 type remoteList []remote
@@ -98,6 +106,15 @@ func (s *sources) configSources() ([]mcptools.Source, []string, error) {
 	var out []mcptools.Source
 	var labels []string
 	fileOf := map[string]string{} // server name → the file that defines it
+	chain := filepath.SplitList(os.Getenv(configChainEnv))
+	for _, file := range s.configs {
+		if abs, err := filepath.Abs(file); err == nil {
+			if slices.Contains(chain, abs) {
+				return nil, nil, fmt.Errorf("config %s is already being loaded by the runcode that started this one (a loop: keep runcode's own entry out of the file it reads)", file)
+			}
+			chain = append(chain, abs)
+		}
+	}
 	for _, file := range s.configs {
 		srcs, err := mcptools.LoadConfig(file)
 		if err != nil {
@@ -108,6 +125,10 @@ func (s *sources) configSources() ([]mcptools.Source, []string, error) {
 				return nil, nil, fmt.Errorf("server %q is defined by both config %s and config %s", src.Name, prev, file)
 			}
 			fileOf[src.Name] = file
+			if len(src.Command) > 0 {
+				// A runcode among the servers must not load these files again.
+				src.HostEnv = map[string]string{configChainEnv: strings.Join(chain, string(filepath.ListSeparator))}
+			}
 			out = append(out, src)
 			labels = append(labels, fmt.Sprintf("server %q of config %s", src.Name, file))
 		}

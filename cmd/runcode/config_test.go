@@ -351,3 +351,20 @@ return { nested: d.includes("  memory: {\n    /** Read the entire knowledge grap
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// A configuration that lists runcode itself, reading the same file (the client's own file with
+// runcode's entry in it), stops with an error naming the loop instead of starting runcode after
+// runcode.
+func TestConfigThatStartsItselfIsALoop(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := fixture(t, nil)
+	config := filepath.Join(dir, "mcp.json")
+	os.WriteFile(config, []byte(`{"mcpServers": {"runcode": {"command": `+quoteJS(exe)+`, "args": ["serve", "--stdio", "--isolation", "inprocess", "--config", `+quoteJS(config)+`], "env": {"`+cliEnv+`": "1"}}}}`), 0o644)
+	code, out, errOut := invokeWithin(t, time.Minute, "tools", "--config", config)
+	if code != exitUsage || out != "" || !strings.Contains(errOut, `MCP server "runcode"`) || !strings.Contains(errOut, "config "+config+" is already being loaded by the runcode that started this one") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
