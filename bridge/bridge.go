@@ -126,6 +126,10 @@ type Options struct {
 	// whatever the number of tools. Nil prepares Tools for this run. New refuses Members of
 	// another length than Tools.
 	Members *jsruntime.Members
+	// Namespaces, when set, holds the registry namespace of each of Tools ("" for a top-level
+	// tool): a tool in namespace "memory" is bound as tools.memory.<member>
+	// (registry.Schema.Member), and its calls still name it by its registry name.
+	Namespaces []string
 	// Events, if set, receives every dispatch event. Calls never overlap. Start events arrive
 	// in submission order, settle events in commit (which is submission) order, each after its
 	// call's start. Events must not block for long: it delays later sub-calls.
@@ -251,11 +255,17 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 }
 
 // ToolMembers prepares tools (registry names, in order) as the members of the tools namespace
-// (see Options.Members). It fails when a name is listed twice.
-func ToolMembers(tools []string) (*jsruntime.Members, error) {
+// (see Options.Members). namespaces, when not nil, holds each tool's registry namespace as
+// Options.Namespaces does: a namespaced tool becomes a member of its group. It fails when a name
+// is listed twice.
+func ToolMembers(tools, namespaces []string) (*jsruntime.Members, error) {
 	ms := make([]jsruntime.Member, len(tools))
 	for i, name := range tools {
 		ms[i] = jsruntime.Member{Name: name}
+		if i < len(namespaces) && namespaces[i] != "" {
+			s := registry.Schema{Name: name, Namespace: namespaces[i]}
+			ms[i] = jsruntime.Member{Name: s.Member(), Group: s.Namespace}
+		}
 	}
 	return jsruntime.NewMembers(ms)
 }
@@ -275,6 +285,10 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 		ns.Functions[i] = jsruntime.Function{Name: name, Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
 			b.dispatch(run, i, args, settle)
 		}}
+		if i < len(b.opts.Namespaces) && b.opts.Namespaces[i] != "" {
+			s := registry.Schema{Name: name, Namespace: b.opts.Namespaces[i]}
+			ns.Functions[i].Group, ns.Functions[i].Name = s.Namespace, s.Member()
+		}
 	}
 	return ns
 }

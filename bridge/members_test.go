@@ -19,7 +19,7 @@ func TestNamespaceWithMembers(t *testing.T) {
 	other.Name = "other"
 	reg := newRegistry(t, echo, name, other)
 	tools := []string{"echo", "name", "other"}
-	members, err := bridge.ToolMembers(tools)
+	members, err := bridge.ToolMembers(tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestNamespaceWithMembers(t *testing.T) {
 	if _, err := bridge.New(context.Background(), bridge.Options{Executor: reg, Tools: tools[:2], Members: members}); err == nil {
 		t.Fatal("New accepted Members of 3 for 2 Tools")
 	}
-	if _, err := bridge.ToolMembers([]string{"a", "a"}); err == nil {
+	if _, err := bridge.ToolMembers([]string{"a", "a"}, nil); err == nil {
 		t.Fatal("ToolMembers accepted a name twice")
 	}
 }

@@ -188,7 +188,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	}
 	b, err := bridge.New(ctx, bridge.Options{
 		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
-		Tools: tools.names, Members: tools.members, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
+		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 	})
 	if err != nil {
@@ -355,7 +355,7 @@ func SDKTools(reg *registry.Registry) []sdkgen.Tool { return toSDKTools(reg.SDKS
 func toSDKTools(schemas []registry.SDKSchema) []sdkgen.Tool {
 	out := make([]sdkgen.Tool, len(schemas))
 	for i, s := range schemas {
-		out[i] = sdkgen.Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters, Output: s.Output}
+		out[i] = sdkgen.Tool{Name: s.Name, Namespace: s.Namespace, Description: s.Description, Parameters: s.Parameters, Output: s.Output}
 	}
 	return out
 }

@@ -19,7 +19,9 @@ const maxCachedScopes = 256
 type scopeTools struct {
 	schemas []registry.SDKSchema
 	names   []string
-	members *jsruntime.Members
+	// namespaces holds each tool's registry namespace, nil when none is namespaced.
+	namespaces []string
+	members    *jsruntime.Members
 	// sdkTools returns the schemas as sdkgen sees them, built on first use (by the catalog).
 	sdkTools func() []sdkgen.Tool
 }
@@ -35,14 +37,21 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 	}
 	schemas := cm.reg.SDKSchemas(scope)
 	names := make([]string, len(schemas))
+	var namespaces []string // nil while no tool is namespaced
 	for i, s := range schemas {
 		names[i] = s.Name
+		if s.Namespace != "" {
+			if namespaces == nil {
+				namespaces = make([]string, len(schemas))
+			}
+			namespaces[i] = s.Namespace
+		}
 	}
-	members, err := bridge.ToolMembers(names)
+	members, err := bridge.ToolMembers(names, namespaces)
 	if err != nil {
 		return nil, err
 	}
-	t = &scopeTools{schemas: schemas, names: names, members: members,
+	t = &scopeTools{schemas: schemas, names: names, namespaces: namespaces, members: members,
 		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })}
 	cm.mu.Lock()
 	// A change notified since the schemas were read may not be in them: keep them for this run

@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,8 +37,33 @@ type Source struct {
 	Command []string
 	// URL is a streamable HTTP endpoint.
 	URL string
-	// Prefix, optional, is put before every tool name ("memory." makes "memory.read_graph").
+	// Prefix, optional, is put before every tool name ("memory." makes the top-level tool
+	// "memory.read_graph", which a program calls as tools["memory.read_graph"]).
 	Prefix string
+	// Namespace, optional, groups the server's tools (registry.Tool.Namespace): "memory" makes
+	// the tool "memory.read_graph" that a program calls as tools.memory.read_graph. A Prefix
+	// goes before the tool's own name inside the namespace.
+	Namespace string
+	// Env (Command only) holds variables added to the environment the command inherits.
+	// Their values are secrets (see Headers).
+	Env map[string]string
+	// HostEnv (Command only) holds variables added like Env whose values are not secrets: the
+	// host's own bookkeeping, such as a guard against a server that starts its host again.
+	HostEnv map[string]string
+	// Dir (Command only) is the command's working directory; empty means the current one.
+	Dir string
+	// Headers (URL only) are set on every HTTP request to the server. Header and Env values
+	// (and the URL's password and query values) are secrets: no error, log line or result of
+	// this server's tools shows them (each value of 4 bytes or more, and the credential after
+	// an authorization scheme, is replaced by Redacted; messages show the URL without its
+	// user information and query).
+	Headers map[string]string
+	// Include, when not empty, keeps only the listed tools (by the server's own names);
+	// Exclude drops the listed ones. A name the server does not list is an error of Connect.
+	Include, Exclude []string
+	// ConcurrencySafe lists tools (by the server's own names) whose calls may overlap, beside
+	// those the server marks readOnlyHint.
+	ConcurrencySafe []string
 	// Name labels the server in messages; empty means the base name of Command[0], or the
 	// URL's host.
 	Name string
@@ -53,6 +81,7 @@ type Source struct {
 // concurrent use.
 type Server struct {
 	src     Source
+	secrets *secrets
 	label   string // MCP server "name" (command or URL)
 	session *mcp.ClientSession
 	raw     *tap // nil for HTTP
@@ -75,7 +104,7 @@ type Server struct {
 // tools, following pagination. ctx bounds these steps only; the session lives until Close.
 // Errors name the server and the cause.
 func Connect(ctx context.Context, src Source) (*Server, error) {
-	s := &Server{src: src, changed: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &Server{src: src, secrets: newSecrets(src), changed: make(chan struct{}, 1), done: make(chan struct{})}
 	if s.src.CallTimeout <= 0 {
 		s.src.CallTimeout = DefaultCallTimeout
 	}
@@ -83,12 +112,26 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 	switch {
 	case len(src.Command) > 0 && src.URL != "":
 		return nil, errors.New("MCP source: set either a command or a URL, not both")
+	case len(src.Command) > 0 && len(src.Headers) > 0:
+		return nil, errors.New("MCP source: headers need a URL, not a command")
+	case src.URL != "" && (len(src.Env)+len(src.HostEnv) > 0 || src.Dir != ""):
+		return nil, errors.New("MCP source: env and dir need a command, not a URL")
 	case len(src.Command) > 0:
 		if s.src.Name == "" {
 			s.src.Name = filepath.Base(src.Command[0])
 		}
 		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " "))
 		cmd := exec.Command(src.Command[0], src.Command[1:]...)
+		cmd.Dir = src.Dir
+		if len(src.Env)+len(src.HostEnv) > 0 {
+			cmd.Env = os.Environ()
+			for k, v := range src.HostEnv {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+			for k, v := range src.Env {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+		}
 		s.stderr = &tail{max: 2048}
 		cmd.Stderr = s.stderr
 		s.raw = &tap{wanted: map[string][]byte{}, pending: map[jsonrpc.ID]string{}, toolDefs: map[string]jsonv.Value{}}
@@ -101,8 +144,12 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		if s.src.Name == "" {
 			s.src.Name = u.Host
 		}
-		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, src.URL)
-		transport = &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2}
+		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))
+		st := &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2}
+		if len(src.Headers) > 0 {
+			st.HTTPClient = &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: src.Headers}}
+		}
+		transport = st
 	default:
 		return nil, errors.New("MCP source: no command or URL")
 	}
@@ -121,10 +168,14 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		return nil, s.connectError("cannot start", err)
 	}
 	s.session = session
-	tools, err := s.list(ctx)
+	tools, listed, err := s.list(ctx)
 	if err != nil {
 		session.Close()
 		return nil, s.connectError("cannot list tools", err)
+	}
+	if err := s.checkNames(listed); err != nil {
+		session.Close()
+		return nil, err
 	}
 	s.tools = tools
 	if src.OnToolsChanged != nil {
@@ -136,13 +187,57 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 
 // connectError names the server, the step and the cause, with the tail of its stderr.
 func (s *Server) connectError(step string, err error) error {
-	msg := fmt.Sprintf("%s: %s: %v", s.label, step, err)
+	msg := s.secrets.text(fmt.Sprintf("%s: %s: %v", s.label, step, err))
 	if s.stderr != nil {
-		if t := strings.TrimSpace(s.stderr.String()); t != "" {
+		t, cut := s.stderr.kept()
+		if cut {
+			t = s.secrets.tail(t) // the cut may have left the end of a secret
+		}
+		if t = strings.TrimSpace(s.secrets.text(t)); t != "" {
 			msg += "\nstderr: " + t
 		}
 	}
-	return &registry.Error{Message: msg, Err: err}
+	return &registry.Error{Message: msg, Err: s.secrets.cause(err)}
+}
+
+// shownURL is u as messages show it: without user information or query, which may carry
+// credentials (their values are secrets too, see newSecrets).
+func shownURL(u *url.URL) string {
+	shown := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
+	if u.RawQuery != "" {
+		return shown.String() + "?…"
+	}
+	return shown.String()
+}
+
+// checkNames fails when Include, Exclude or ConcurrencySafe name a tool the server does not
+// list (a misspelt name would otherwise silently change nothing).
+func (s *Server) checkNames(listed map[string]bool) error {
+	lists := [...]struct {
+		key   string
+		names []string
+	}{{"include", s.src.Include}, {"exclude", s.src.Exclude}, {"concurrencySafe", s.src.ConcurrencySafe}}
+	for _, l := range lists {
+		for _, n := range l.names {
+			if !listed[n] {
+				return &registry.Error{Message: s.secrets.text(fmt.Sprintf("%s: %s names tool %q, which the server does not have", s.label, l.key, n))}
+			}
+		}
+	}
+	return nil
+}
+
+// keeps reports whether the server's tool name passes Include and Exclude.
+func (s *Server) keeps(name string) bool {
+	if len(s.src.Include) > 0 && !slices.Contains(s.src.Include, name) {
+		return false
+	}
+	return !slices.Contains(s.src.Exclude, name)
+}
+
+// qualified returns the registry name of the server's tool name.
+func (s *Server) qualified(name string) string {
+	return registry.QualifiedName(s.src.Namespace, s.src.Prefix+name)
 }
 
 // Name returns the server's label.
@@ -159,9 +254,9 @@ func (s *Server) Tools() []registry.Tool {
 // then on). Registering it is the caller's business: unregister the previous set, register
 // this one.
 func (s *Server) Refresh(ctx context.Context) ([]registry.Tool, error) {
-	tools, err := s.list(ctx)
+	tools, _, err := s.list(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot list tools: %w", s.label, err)
+		return nil, fmt.Errorf("%s: cannot list tools: %w", s.label, s.secrets.cause(err))
 	}
 	s.mu.Lock()
 	s.tools = tools
@@ -215,24 +310,28 @@ func (s *Server) Close() error {
 	return s.err
 }
 
-// list lists every tool (following pagination) and converts them. A tool whose definition a
-// registry would refuse (a schema that is invalid or beyond registry.MaxSchemaDepth or
-// MaxSchemaValues, an empty name) is left out with a warning: one bad tool does not cost the
-// server's others.
-func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
-	var tools []registry.Tool
+// list lists every tool (following pagination) and converts those Include and Exclude keep;
+// listed has the names of all of them. A tool whose definition a registry would refuse (a
+// schema that is invalid or beyond registry.MaxSchemaDepth or MaxSchemaValues, an empty name) is
+// left out with a warning: one bad tool does not cost the server's others.
+func (s *Server) list(ctx context.Context) (tools []registry.Tool, listed map[string]bool, err error) {
+	listed = map[string]bool{}
 	// One Compiler per listing: schemas the server's tools share compile once, and a changed
 	// tool list does not accumulate the schemas of lists gone by.
 	compiler := registry.NewCompiler()
 	for mt, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		listed[mt.Name] = true
+		if !s.keeps(mt.Name) {
+			continue
 		}
 		def, ok := s.raw.toolDef(mt.Name)
 		if !ok {
 			def, err = toValue(mt)
 			if err != nil {
-				return nil, fmt.Errorf("tool %q: %w", mt.Name, err)
+				return nil, nil, fmt.Errorf("tool %q: %w", mt.Name, err)
 			}
 		}
 		t, err := s.tool(def)
@@ -240,7 +339,7 @@ func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 			t, err = compiler.Compile(ctx, t)
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, ctxErr
+			return nil, nil, ctxErr
 		}
 		if err != nil {
 			slog.Warn("skipping an MCP tool with an invalid definition", "server", s.label, "tool", mt.Name, "error", err)
@@ -248,7 +347,7 @@ func (s *Server) list(ctx context.Context) ([]registry.Tool, error) {
 		}
 		tools = append(tools, t)
 	}
-	return tools, nil
+	return tools, listed, nil
 }
 
 // call runs one MCP tool call and converts its result (structured: the tool declares an
@@ -270,24 +369,27 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string
 			return jsonv.Value{}, ctx.Err()
 		}
 		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return jsonv.Value{}, &registry.Error{Message: s.label + ": connection closed", Err: err}
+			return jsonv.Value{}, &registry.Error{Message: s.label + ": connection closed", Err: s.secrets.cause(err)}
 		}
-		return jsonv.Value{}, &registry.Error{Message: fmt.Sprintf("%s: %v", s.label, err), Err: err}
+		return jsonv.Value{}, &registry.Error{Message: s.secrets.text(fmt.Sprintf("%s: %v", s.label, err)), Err: s.secrets.cause(err)}
 	}
 	var v jsonv.Value
 	if raw != nil {
 		v, err = jsonv.Parse(raw)
 		// The decoded result would carry the same text altered (U+FFFD) or the same depth.
 		if errors.Is(err, jsonv.ErrInvalidText) || errors.Is(err, jsonv.ErrTooDeep) {
-			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, err)
+			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, s.secrets.cause(err))
 		}
 	}
 	if raw == nil || err != nil {
 		if v, err = toValue(res); err != nil {
-			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, err)
+			return jsonv.Value{}, fmt.Errorf("%s: unreadable result: %w", s.label, s.secrets.cause(err))
 		}
 	}
-	out := convertResult(v, s.src.Prefix+name, structured)
+	// The server's own secrets never come back through its results (an "echo the
+	// environment" tool, an error page quoting the request's headers).
+	v = s.secrets.value(v)
+	out := convertResult(v, s.qualified(name), structured)
 	if out.err != nil {
 		return jsonv.Value{}, out.err
 	}
@@ -430,6 +532,7 @@ type tail struct {
 	mu  sync.Mutex
 	max int
 	buf []byte
+	cut bool // bytes were dropped
 }
 
 // Write appends p, dropping the oldest bytes beyond max.
@@ -439,8 +542,16 @@ func (t *tail) Write(p []byte) (int, error) {
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > t.max {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.cut = true
 	}
 	return len(p), nil
+}
+
+// kept returns what is kept and whether earlier bytes were dropped.
+func (t *tail) kept() (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf), t.cut
 }
 
 // String returns what is kept.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -31,7 +32,8 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 		output, structured = registry.OutputOf(os), true
 	}
 	t := registry.Tool{
-		Name:            s.src.Prefix + name,
+		Name:            s.qualified(name),
+		Namespace:       s.src.Namespace,
 		Description:     def.Lookup("description").AsString(),
 		Parameters:      def.Lookup("inputSchema"),
 		Output:          output,
@@ -44,7 +46,7 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 	if t.Parameters.Kind() != jsonv.Object {
 		t.Parameters = jsonv.Value{} // an open object
 	}
-	if def.Lookup("annotations").Lookup("readOnlyHint").Kind() == jsonv.Bool && def.Lookup("annotations").Lookup("readOnlyHint").AsBool() {
+	if readOnly := def.Lookup("annotations").Lookup("readOnlyHint"); (readOnly.Kind() == jsonv.Bool && readOnly.AsBool()) || slices.Contains(s.src.ConcurrencySafe, name) {
 		t.ConcurrencySafe = func(jsonv.Value) bool { return true }
 	}
 	return t, nil

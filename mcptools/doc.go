@@ -26,7 +26,28 @@
 //     model after the run. Audio blocks, resource links and embedded resources have a text
 //     form ("[resource link: name <uri>]", "[resource uri]\n<its text>", "[audio content:
 //     audio/wav, N bytes of base64]"), which is part of a text result's string;
-//   - readOnlyHint: true makes calls concurrency-safe; Source.CallTimeout bounds every call.
+//   - readOnlyHint: true makes calls concurrency-safe (and so does Source.ConcurrencySafe);
+//     Source.CallTimeout bounds every call; Source.Include/Exclude filter the tools.
+//
+// # Namespaces, headers and secrets
+//
+// Source.Namespace puts a server's tools in a namespace (registry.Tool.Namespace): with
+// "memory", the MCP tool read_graph is the registry tool "memory.read_graph" that a program
+// calls as tools.memory.read_graph, so servers whose tool names clash combine without renaming.
+// Source.Prefix, by contrast, only renames: the tool stays at the top level
+// (tools["memory.read_graph"]).
+//
+// Source.Headers are sent with every HTTP request; Source.Env and Source.Dir set up a command.
+// Header and env values are secrets: each (of 4 bytes or more, and the credential after an
+// authorization scheme) is replaced by Redacted in every error, stderr tail and tool result of
+// that server, so it never reaches a program, a trace or a log through runcode.
+//
+// # Configuration files
+//
+// ParseConfig and LoadConfig read the JSON in which MCP clients keep their servers
+// ({"mcpServers": {…}} or {"servers": {…}}) into Sources, one per server, namespaced by the
+// server's name, with ${VAR} expanded from the environment; nothing below this package knows
+// the file exists.
 //
 // Cancelling a call's context cancels the MCP request (the SDK sends
 // notifications/cancelled). A server that crashes fails its calls with an error naming it

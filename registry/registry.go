@@ -34,8 +34,10 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,8 +51,15 @@ const ReservedName = "run_code"
 
 // Tool defines one tool.
 type Tool struct {
-	// Name is the unique name the model and programs call the tool by.
+	// Name is the unique name the model and programs call the tool by. A namespaced tool's name
+	// is QualifiedName(Namespace, member).
 	Name string
+	// Namespace, when set, groups the tool with others of its source: programs reach it as
+	// tools.<Namespace>.<member> and its Name is <Namespace>.<member> (QualifiedName), so that
+	// sources with clashing tool names combine without renaming. The registry refuses a
+	// namespace that is also a tool name in the same layer (a program's tools.<name> would be
+	// both). Empty means a top-level tool, whatever its Name contains.
+	Namespace string
 	// Description tells the model what the tool does.
 	Description string
 	// Parameters is the JSON Schema of the arguments (any draft jsonschema/v6 knows; 2020-12
@@ -117,9 +126,36 @@ func OutputOf(schema jsonv.Value) Output {
 // Schema is the model-facing projection of a tool: what a model's tool list carries. It never
 // includes callbacks, timeouts or classifiers.
 type Schema struct {
-	Name        string
+	Name string
+	// Namespace is the tool's Namespace ("" for a top-level tool); Member gives the name
+	// within it.
+	Namespace   string
 	Description string
 	Parameters  jsonv.Value
+}
+
+// QualifiedName is the registry name of the tool member in namespace ("" for a top-level
+// tool): "<namespace>.<member>". It is the one naming rule of namespaced tools; sdkgen, the
+// bridge and mcptools read the namespace as data and never split names.
+func QualifiedName(namespace, member string) string {
+	if namespace == "" {
+		return member
+	}
+	return namespace + "." + member
+}
+
+// Member returns the name of the tool within its namespace: Name without "<Namespace>.", or
+// Name for a top-level tool.
+func (s Schema) Member() string { return memberOf(s.Namespace, s.Name) }
+
+// Member returns the name of the tool within its namespace (see Schema.Member).
+func (t Tool) Member() string { return memberOf(t.Namespace, t.Name) }
+
+func memberOf(namespace, name string) string {
+	if member, ok := strings.CutPrefix(name, namespace+"."); ok && namespace != "" {
+		return member
+	}
+	return name // a top-level tool (or a name that does not follow the rule)
 }
 
 // SDKSchema is a tool as an SDK generator sees it: its Schema plus the schema of its canonical
@@ -225,14 +261,20 @@ type Registry struct {
 type layer struct {
 	order  []*entry
 	byName map[string]*entry
+	// namespaces counts the layer's tools per namespace.
+	namespaces map[string]int
 }
 
 func (l *layer) add(e *entry) {
 	if l.byName == nil {
 		l.byName = map[string]*entry{}
+		l.namespaces = map[string]int{}
 	}
 	l.order = append(l.order, e)
 	l.byName[e.tool.Name] = e
+	if ns := e.tool.Namespace; ns != "" {
+		l.namespaces[ns]++
+	}
 }
 
 func (l *layer) remove(e *entry) bool {
@@ -240,6 +282,11 @@ func (l *layer) remove(e *entry) bool {
 		return false
 	}
 	delete(l.byName, e.tool.Name)
+	if ns := e.tool.Namespace; ns != "" {
+		if l.namespaces[ns]--; l.namespaces[ns] == 0 {
+			delete(l.namespaces, ns)
+		}
+	}
 	for i, x := range l.order {
 		if x == e {
 			l.order = append(l.order[:i:i], l.order[i+1:]...)
@@ -292,6 +339,7 @@ func (r *Registry) register(ctx context.Context, s *Scope, tools []Tool) (func()
 		return nil, err
 	}
 	seen := map[string]bool{}
+	namespaces := map[string]bool{}
 	for _, t := range tools {
 		if t.Name == ReservedName {
 			return fail(invalidDefinition("tool name %q is reserved for the Code Mode transport and cannot be registered or shadowed", ReservedName))
@@ -305,6 +353,14 @@ func (r *Registry) register(ctx context.Context, s *Scope, tools []Tool) (func()
 			return fail(invalidDefinition("tool %q is defined twice", t.Name))
 		}
 		seen[t.Name] = true
+		if t.Namespace != "" {
+			namespaces[t.Namespace] = true
+		}
+	}
+	for _, e := range entries {
+		if e.tool.Namespace == "" && namespaces[e.tool.Name] {
+			return fail(namespaceClash(e.tool.Name))
+		}
 	}
 	r.mu.Lock()
 	l := r.layerOf(s)
@@ -312,6 +368,22 @@ func (r *Registry) register(ctx context.Context, s *Scope, tools []Tool) (func()
 		if _, dup := l.byName[e.tool.Name]; dup {
 			r.mu.Unlock()
 			return fail(invalidDefinition("tool %q is already registered in this %s", e.tool.Name, layerName(s)))
+		}
+		ns := e.tool.Namespace
+		if (ns == "" && l.namespaces[e.tool.Name] > 0) || (ns != "" && l.byName[ns] != nil && l.byName[ns].tool.Namespace == "") {
+			r.mu.Unlock()
+			return fail(namespaceClash(cmp.Or(ns, e.tool.Name)))
+		}
+	}
+	if s != nil { // a scope also sees what it inherits
+		for _, v := range r.visibleTools(s) {
+			for _, e := range entries {
+				if (v.tool.Namespace == "" && e.tool.Namespace == v.tool.Name && s.own.byName[v.tool.Name] == nil) ||
+					(e.tool.Namespace == "" && v.tool.Namespace == e.tool.Name) {
+					r.mu.Unlock()
+					return fail(namespaceClash(cmp.Or(e.tool.Namespace, e.tool.Name)))
+				}
+			}
 		}
 	}
 	for _, e := range entries {
@@ -376,6 +448,11 @@ func (r *Registry) InstallTransport(t Tool) error {
 	return nil
 }
 
+// namespaceClash is the error of a name that is both a top-level tool and a namespace.
+func namespaceClash(name string) *Error {
+	return invalidDefinition("%q is both a tool and a namespace: a program's tools.%s cannot be both", name, name)
+}
+
 func invalidDefinition(format string, args ...any) *Error {
 	return &Error{Code: CodeInvalidDefinition, Name: "ToolDefinitionError", Message: fmt.Sprintf(format, args...)}
 }
@@ -410,6 +487,8 @@ func compileTool(ctx context.Context, cache *schemaCache, t Tool) (*compiledTool
 		return nil, invalid("must declare Output{Schema, Render} (registry.AnyOutput() accepts any JSON value)")
 	case t.Timeout < 0:
 		return nil, invalid("Timeout must not be negative, got %v", t.Timeout)
+	case t.Namespace != "" && (!strings.HasPrefix(t.Name, t.Namespace+".") || len(t.Name) == len(t.Namespace)+1):
+		return nil, invalid("the name of a tool in namespace %q must be %q followed by the tool's own name (registry.QualifiedName)", t.Namespace, t.Namespace+".")
 	}
 	if c := t.compiled; c != nil && c.paramsDoc == t.Parameters && c.outputDoc == t.Output.Schema {
 		return &compiledTool{paramsDoc: c.paramsDoc, outputDoc: c.outputDoc, params: cache.acquire(c.params), output: cache.acquire(c.output)}, nil
@@ -573,7 +652,7 @@ func (e *entry) schema() Schema {
 	if !params.IsDefined() {
 		params = openObject
 	}
-	return Schema{Name: e.tool.Name, Description: e.tool.Description, Parameters: params}
+	return Schema{Name: e.tool.Name, Namespace: e.tool.Namespace, Description: e.tool.Description, Parameters: params}
 }
 
 // ExecutionMode classifies call: Parallel only when the tool call.Scope resolves has a

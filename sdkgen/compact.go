@@ -20,28 +20,34 @@ const DefaultSearchLimit = 10
 // maxSummary is the longest one-line summary CompactSection writes, in runes.
 const maxSummary = 160
 
-// compactInstructions open the compact section: the tools are listed, not declared, and a
-// program looks their types up.
-const compactInstructions = "There are too many tools to declare here, so they are listed below by name with a one-line summary. " +
-	"A run_code program calls them as " + callsAs + callOutcome + "\n" +
-	"\n" +
-	"To learn a tool's arguments and result, look it up from a program with the `catalog` helpers (declared below) and print what you need; a first short program that only looks tools up is a good start:\n" +
-	"- `await catalog.describe(\"name\")` resolves to the TypeScript declaration of that tool (its arguments and result), as a string; it rejects for an unknown name.\n" +
-	"- `await catalog.search(\"words\")` resolves to the tools whose name or description best match the words, best first, as `{ name, description }` objects; pass `{ query: \"words\", limit: 20 }` for more than 10.\n" +
-	"\n" +
-	"```ts\n" +
-	"type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }\n" +
-	"\n" +
-	toolCallErrorDecl +
-	"declare const tools: { [name: string]: (args: { [key: string]: JsonValue }) => Promise<JsonValue> };\n" +
-	"\n" +
-	"declare const catalog: {\n" +
-	"  describe(name: string): Promise<string>;\n" +
-	"  search(query: string | { query: string; limit?: number }): Promise<{ name: string; description: string }[]>;\n" +
-	"};\n" +
-	"```\n" +
-	"\n" +
-	"The available tools (name — summary):"
+const (
+	// compactInstructions open the compact section: the tools are listed, not declared, and a
+	// program looks their types up.
+	compactInstructions = "There are too many tools to declare here, so they are listed below by name with a one-line summary. " +
+		"A run_code program calls them as " + callsAs + callOutcome + "\n" +
+		"\n" +
+		"To learn a tool's arguments and result, look it up from a program with the `catalog` helpers (declared below) and print what you need; a first short program that only looks tools up is a good start:\n" +
+		"- `await catalog.describe(\"name\")` resolves to the TypeScript declaration of that tool (its arguments and result), as a string; it rejects for an unknown name.\n" +
+		"- `await catalog.search(\"words\")` resolves to the tools whose name or description best match the words, best first, as `{ name, description }` objects; pass `{ query: \"words\", limit: 20 }` for more than 10.\n" +
+		"\n" +
+		"```ts\n" +
+		"type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }\n" +
+		"\n" +
+		toolCallErrorDecl
+	// compactTools declares the tools object when no tool is namespaced.
+	compactTools = "declare const tools: { [name: string]: " + compactToolType + " };\n"
+	// compactToolType is the type of one tool in the compact presentation.
+	compactToolType = "(args: { [key: string]: JsonValue }) => Promise<JsonValue>"
+	// compactCatalog declares the catalog helpers and closes the block.
+	compactCatalog = "\n" +
+		"declare const catalog: {\n" +
+		"  describe(name: string): Promise<string>;\n" +
+		"  search(query: string | { query: string; limit?: number }): Promise<{ name: string; description: string }[]>;\n" +
+		"};\n" +
+		"```\n" +
+		"\n" +
+		"The available tools (name — summary):"
+)
 
 // CompactSection returns the compact SDK prompt section for registries too large to declare in
 // full: the instruction block of Section, then a paragraph on the catalog helpers with their
@@ -49,13 +55,41 @@ const compactInstructions = "There are too many tools to declare here, so they a
 // where key is written as in the SDK (bare or JSON-quoted) and summary is the first sentence of
 // the description (whitespace collapsed, at most 160 characters); a tool without a description
 // has just its key. There is no trailing newline.
+//
+// Namespaced tools are listed as <namespace>.<member>, each part written as a key, and the
+// declaration of the tools object adds one object per namespace.
 func CompactSection(tools []Tool) string {
 	sorted := sortedTools(tools)
-	g := gen{buf: make([]byte, 0, len(compactInstructions)+80*len(sorted))}
+	g := gen{buf: make([]byte, 0, len(compactInstructions)+len(compactCatalog)+80*len(sorted))}
 	g.str(compactInstructions)
+	var namespaces []string
+	for _, t := range sorted {
+		if t.Namespace != "" && !slices.Contains(namespaces, t.Namespace) {
+			namespaces = append(namespaces, t.Namespace)
+		}
+	}
+	if len(namespaces) == 0 {
+		g.str(compactTools)
+	} else {
+		g.str("declare const tools: { [name: string]: " + compactToolType + " } & {")
+		for i, ns := range namespaces {
+			if i > 0 {
+				g.str(";")
+			}
+			g.str(" ")
+			g.key(ns)
+			g.str(": { [name: string]: " + compactToolType + " }")
+		}
+		g.str(" };\n")
+	}
+	g.str(compactCatalog)
 	for _, t := range sorted {
 		g.str("\n- ")
-		g.key(t.Name)
+		if t.Namespace != "" {
+			g.key(t.Namespace)
+			g.str(".")
+		}
+		g.key(t.member())
 		if s := Summary(t.Description); s != "" {
 			g.str(" — ")
 			g.str(s)

@@ -31,12 +31,34 @@ type Tool struct {
 	// (^[A-Za-z_$][A-Za-z0-9_$]*$) and JSON-quoted otherwise. Names should be unique; the
 	// caller (the registry) guarantees it, and leaves run_code itself out.
 	Name string
+	// Namespace, when set, nests the tool: the SDK declares it as tools.<Namespace>.<member>,
+	// where Name is "<Namespace>.<member>" (registry.QualifiedName); every key is bare or
+	// JSON-quoted as for Name. A namespace's tools are declared together, at the place of the
+	// first of them in name order. No top-level tool may be named like a namespace (the
+	// registry refuses it).
+	Namespace string
 	// Description is shown as a JSDoc line above the tool's arguments type ("" for none).
 	Description string
 	// Parameters is the JSON Schema of the arguments (Undefined → open object).
 	Parameters jsonv.Value
 	// Output is the JSON Schema of the result value (Undefined → any JSON: JsonValue).
 	Output jsonv.Value
+}
+
+// member returns the tool's key within its namespace (its Name when it has none).
+func (t Tool) member() string {
+	if t.Namespace == "" || len(t.Name) <= len(t.Namespace) {
+		return t.Name
+	}
+	return t.Name[len(t.Namespace)+1:]
+}
+
+// level is the indentation level of the tool's member in the tools object.
+func (t Tool) level() int {
+	if t.Namespace == "" {
+		return 1
+	}
+	return 2
 }
 
 // The prompt section's instructions: how a program calls the tools, what a call gives back, and
@@ -106,7 +128,7 @@ func renderTool(scratch *[]byte, t Tool, prefix string, shapes *shapeTable, edit
 	sc.shapes, sc.editor = shapes, editor
 	var r renderedTool
 	if t.Parameters.IsDefined() {
-		r.args = sc.render(scratch, docArgs, 1, "")
+		r.args = sc.render(scratch, docArgs, t.level(), "")
 	} else {
 		r.args = []byte("Record<string, JsonValue>") // no schema: an open object
 	}
@@ -118,7 +140,7 @@ func renderTool(scratch *[]byte, t Tool, prefix string, shapes *shapeTable, edit
 			hint = pascal(p.Key)
 		}
 	}
-	r.output = sc.render(scratch, docOutput, 1, hint) // no schema (Undefined): any JSON value
+	r.output = sc.render(scratch, docOutput, t.level(), hint) // no schema (Undefined): any JSON value
 	r.aliases = sc.order
 	return r
 }
@@ -190,15 +212,29 @@ func declarations(sorted []Tool, pre []string, full, editor bool) string {
 		g.str("declare const tools: {}")
 	} else {
 		g.str("declare const tools: {\n")
+		var declared map[string]bool // the namespaces declared so far
 		for i, t := range sorted {
-			g.jsdoc(1, t.Description)
-			g.str("  ")
-			g.key(t.Name)
-			g.str("(args: ")
-			g.buf = append(g.buf, rendered[i].args...)
-			g.str("): Promise<")
-			g.buf = append(g.buf, rendered[i].output...)
-			g.str(">;\n")
+			if t.Namespace == "" {
+				g.toolMember(t, rendered[i])
+				continue
+			}
+			if declared[t.Namespace] {
+				continue
+			}
+			if declared == nil {
+				declared = map[string]bool{}
+			}
+			declared[t.Namespace] = true
+			g.pad(1)
+			g.key(t.Namespace)
+			g.str(": {\n")
+			for j := i; j < len(sorted); j++ {
+				if sorted[j].Namespace == t.Namespace {
+					g.toolMember(sorted[j], rendered[j])
+				}
+			}
+			g.pad(1)
+			g.str("};\n")
 		}
 		g.str("}")
 	}
@@ -206,6 +242,19 @@ func declarations(sorted []Tool, pre []string, full, editor bool) string {
 		return string(g.buf[body:])
 	}
 	return string(g.buf)
+}
+
+// toolMember writes tool t's member of the tools object (or of its namespace's object): its
+// JSDoc, then name(args: <arguments>): Promise<<result>>;
+func (g *gen) toolMember(t Tool, r renderedTool) {
+	g.jsdoc(t.level(), t.Description)
+	g.pad(t.level())
+	g.key(t.member())
+	g.str("(args: ")
+	g.buf = append(g.buf, r.args...)
+	g.str("): Promise<")
+	g.buf = append(g.buf, r.output...)
+	g.str(">;\n")
 }
 
 // jsonValueDecl opens the declarations when a type uses JsonValue.
@@ -252,6 +301,9 @@ func compareTools(a, b Tool) int {
 		return c
 	}
 	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
 		return c
 	}
 	if c := strings.Compare(a.Description, b.Description); c != 0 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -394,6 +395,9 @@ func (c *cli) toolsCmd(args []string) error {
 				{Key: "name", Value: jsonv.StringValue(s.Name)},
 				{Key: "description", Value: jsonv.StringValue(s.Description)},
 				{Key: "parameters", Value: s.Parameters},
+			}
+			if s.Namespace != "" { // a program calls it as tools.<namespace>.<member>
+				ms = slices.Insert(ms, 1, jsonv.Member{Key: "namespace", Value: jsonv.StringValue(s.Namespace)})
 			}
 			if s.Output.IsDefined() {
 				ms = append(ms, jsonv.Member{Key: "output", Value: s.Output})

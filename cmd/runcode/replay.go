@@ -19,7 +19,7 @@ func loadReplay(path string) (*replay.Executor, error) {
 
 // given reports whether any tool source flag was given.
 func (s *sources) given() bool {
-	return len(s.manifests) > 0 || len(s.mcp) > 0 || len(s.mcpURLs) > 0 || s.workspace != ""
+	return len(s.manifests) > 0 || len(s.mcp) > 0 || len(s.remotes) > 0 || len(s.configs) > 0 || s.workspace != ""
 }
 
 // replayTools is the registry of a replay without source flags: the tool names the trace

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -29,8 +28,11 @@ func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 type sources struct {
 	manifests stringList
 	mcp       stringList // commands, in shell words
-	mcpURLs   stringList
-	workspace string
+	remotes   remoteList // --mcp-url, each with its --mcp-header values
+	configs   stringList // --config files
+	// orphanHeader is an --mcp-header given before any --mcp-url.
+	orphanHeader bool
+	workspace    string
 	// maxWrite is the workspace tools' write budget per run; zero means the default.
 	maxWrite int64
 }
@@ -41,13 +43,15 @@ const mcpConnectTimeout = 30 * time.Second
 func (s *sources) register(fs *flag.FlagSet) {
 	fs.Var(&s.manifests, "tools", "a tool manifest `FILE` (JSON, or YAML for .yaml/.yml); repeatable")
 	fs.Var(&s.mcp, "mcp", "an MCP server started as `'CMD ARG…'` (shell words) over stdio; repeatable")
-	fs.Var(&s.mcpURLs, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
+	fs.Var(&s.remotes, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
+	fs.Var(headerFlag{s}, "mcp-header", "an HTTP header `'Name: value'` (${VAR} expanded) for the --mcp-url before it; repeatable")
+	fs.Var(&s.configs, "config", "an MCP client configuration `FILE` (mcpServers/servers JSON); each server's tools in a namespace named after it; repeatable")
 	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
 }
 
 // load builds a registry from the sources; with none given, the workspace of the current
 // directory. A tool name defined by two sources is an error naming both. MCP servers are
-// connected here and closed by the returned function.
+// started or dialled here, all at once, and closed by the returned function.
 func (s *sources) load() (*registry.Registry, func(), error) {
 	type sourced struct {
 		label string
@@ -69,32 +73,46 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		all = append(all, sourced{"manifest " + m, tools, nil})
 	}
 	var mcpSources []mcptools.Source
+	var mcpLabels []string // "" for a server labelled by its name
 	for _, line := range s.mcp {
 		argv, err := splitWords(line)
 		if err != nil {
-			closeAll()
 			return nil, nil, &usageError{fmt.Sprintf("--mcp %q: %v", line, err)}
 		}
 		if len(argv) == 0 {
-			closeAll()
 			return nil, nil, &usageError{"--mcp needs a command"}
 		}
 		mcpSources = append(mcpSources, mcptools.Source{Command: argv})
+		mcpLabels = append(mcpLabels, "")
 	}
-	for _, u := range s.mcpURLs {
-		mcpSources = append(mcpSources, mcptools.Source{URL: u})
+	remotes, err := s.remoteSources()
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, src := range mcpSources {
-		live := &liveTools{}
-		src.OnToolsChanged = live.update
-		srv, err := connectMCP(src)
-		if err != nil {
-			closeAll()
-			return nil, nil, err
-		}
+	mcpSources = append(mcpSources, remotes...)
+	mcpLabels = append(mcpLabels, make([]string, len(remotes))...)
+	configured, labels, err := s.configSources()
+	if err != nil {
+		return nil, nil, err
+	}
+	mcpSources = append(mcpSources, configured...)
+	mcpLabels = append(mcpLabels, labels...)
+	lives := make([]*liveTools, len(mcpSources))
+	for i := range mcpSources {
+		lives[i] = &liveTools{}
+		mcpSources[i].OnToolsChanged = lives[i].update
+	}
+	servers, err := connectAll(mcpSources)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, srv := range servers {
 		closers = append(closers, srv.Close)
-		live.label = fmt.Sprintf("MCP server %q", srv.Name())
-		all = append(all, sourced{live.label, srv.Tools(), live})
+		lives[i].label = fmt.Sprintf("MCP server %q", srv.Name())
+		if mcpLabels[i] != "" {
+			lives[i].label = mcpLabels[i]
+		}
+		all = append(all, sourced{lives[i].label, srv.Tools(), lives[i]})
 	}
 	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
 		dir := s.workspace
@@ -178,13 +196,6 @@ func (l *liveTools) update(tools []registry.Tool, err error) {
 		return
 	}
 	l.unregister = unregister
-}
-
-// connectMCP starts or dials one MCP server, bounded by mcpConnectTimeout.
-func connectMCP(src mcptools.Source) (*mcptools.Server, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), mcpConnectTimeout)
-	defer cancel()
-	return mcptools.Connect(ctx, src)
 }
 
 // splitWords splits a command line into words the way a POSIX shell does for plain words:
