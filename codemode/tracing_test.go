@@ -264,38 +264,70 @@ func TestTracingFailedRunAndRejectedSubCall(t *testing.T) {
 	}
 }
 
-// Cancelling the caller aborts the run: the running sub-call's span ends ABORTED, the call
-// queued behind it (one at a time) is abandoned, and the run_code span's outcome is "abort".
-func TestTracingCancelledRun(t *testing.T) {
-	started := make(chan struct{}, 1)
-	slow := registry.Tool{
+// slowTool waits for its call's cancellation, then succeeds (a late success the registry
+// makes ABORTED); started receives each call's start.
+func slowTool(started chan<- struct{}) registry.Tool {
+	return registry.Tool{
 		Name: "slow", Description: "Wait for cancellation.",
 		Parameters: jsonv.MustParse(`{"type":"object"}`), Output: registry.AnyOutput(),
 		Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
-			started <- struct{}{}
+			select {
+			case started <- struct{}{}:
+			default:
+			}
 			<-ctx.Done()
-			return jsonv.ObjectValue(), nil // a late success: the registry makes it ABORTED
+			return jsonv.ObjectValue(), nil
 		},
 		ConcurrencySafe: func(jsonv.Value) bool { return true },
 	}
-	reg, exp := tracedSetup(t, jsruntime.IsolationInProcess, 1, slow)
+}
+
+// Cancelling the caller aborts the run: the running sub-call's span ends ABORTED and the
+// run_code span's outcome is "abort".
+func TestTracingCancelledRun(t *testing.T) {
+	started := make(chan struct{}, 1)
+	reg, exp := tracedSetup(t, jsruntime.IsolationInProcess, 0, slowTool(started))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go func() {
 		<-started
 		cancel(errors.New("the user pressed stop"))
 	}()
-	res := subRun(ctx, reg, `await Promise.all([tools.slow({}), tools.slow({})]);`)
+	res := subRun(ctx, reg, `await tools.slow({});`)
 	if !res.IsError {
 		t.Fatal("the run succeeded")
 	}
 	ix := spanIndex(exp.GetSpans())
 	root := ix.one(t, "execute_tool run_code")
-	if str(root, "runcode.outcome") != "abort" || str(root, "runcode.sub_calls") != "2" {
+	if str(root, "runcode.outcome") != "abort" || str(root, "runcode.sub_calls") != "1" || !strings.Contains(root.Status.Description, "the user pressed stop") {
+		t.Errorf("run_code span: outcome %q sub_calls %q status %v", str(root, "runcode.outcome"), str(root, "runcode.sub_calls"), root.Status)
+	}
+	sub := ix.byCallID(t, "call-1:code:1")
+	if str(sub, "runcode.outcome") != "error" || str(sub, "error.type") != "ABORTED" || str(sub, "runcode.error.name") != "AbortError" {
+		t.Errorf("running sub-call: outcome %q error.type %q", str(sub, "runcode.outcome"), str(sub, "error.type"))
+	}
+	if run := ix.one(t, jsruntime.SpanRun); str(run, "runcode.outcome") != "abort" {
+		t.Errorf("runtime run span outcome %q", str(run, "runcode.outcome"))
+	}
+}
+
+// A program that ends while its calls are queued (one at a time) abandons them: the queued
+// call's span says "abandoned", has no "started" event, and is still a child of run_code.
+func TestTracingAbandonedSubCall(t *testing.T) {
+	reg, exp := tracedSetup(t, jsruntime.IsolationInProcess, 1, slowTool(make(chan struct{})))
+	res := subRun(context.Background(), reg, `Promise.all([tools.slow({}), tools.slow({})]); throw new Error("stop");`)
+	if !res.IsError {
+		t.Fatal("the run succeeded")
+	}
+	ix := spanIndex(exp.GetSpans())
+	root := ix.one(t, "execute_tool run_code")
+	if str(root, "runcode.outcome") != "exception" || str(root, "runcode.sub_calls") != "2" {
 		t.Errorf("run_code span: outcome %q sub_calls %q", str(root, "runcode.outcome"), str(root, "runcode.sub_calls"))
 	}
+	// The first call may have started before the program threw (then the end of the run
+	// aborted it, before or after its body began), or not.
 	first, second := ix.byCallID(t, "call-1:code:1"), ix.byCallID(t, "call-1:code:2")
-	if str(first, "runcode.outcome") != "error" || str(first, "error.type") != "ABORTED" {
-		t.Errorf("running sub-call: outcome %q error.type %q", str(first, "runcode.outcome"), str(first, "error.type"))
+	if o, e := str(first, "runcode.outcome"), str(first, "error.type"); !(o == "error" && (e == "ABORTED" || e == "ABORTED_BEFORE_DISPATCH")) && !(o == "abandoned" && e == "ABORTED_BEFORE_DISPATCH") {
+		t.Errorf("first sub-call: outcome %q error.type %q", o, e)
 	}
 	if str(second, "runcode.outcome") != "abandoned" || str(second, "error.type") != "ABORTED_BEFORE_DISPATCH" || second.Parent.SpanID() != root.SpanContext.SpanID() {
 		t.Errorf("queued sub-call: outcome %q error.type %q parent %v", str(second, "runcode.outcome"), str(second, "error.type"), second.Parent.SpanID())

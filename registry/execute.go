@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"go.opentelemetry.io/otel/trace"
-
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
@@ -181,9 +179,10 @@ type Prepared struct {
 	observers []ObserverFunc
 	finalize  func(Execution, Result) []Content
 
-	// span is the recording span of the caller's context, on which the stages are recorded
-	// as events (nil when there is none).
-	span trace.Span
+	// span holds the recording span of the caller's context, on which the stages are
+	// recorded as events (nil when there is none). A pointer, not the interface, keeps an
+	// untraced Prepared within its allocation size class.
+	span *recording
 }
 
 // Execution returns the call as the pipeline sees it.

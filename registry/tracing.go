@@ -28,11 +28,14 @@ const (
 	attrReason = attribute.Key("runcode.reason")
 )
 
+// recording is a span that records.
+type recording struct{ span trace.Span }
+
 // recordingSpan returns the span in ctx when it records, so that a call made without a tracer
 // pays for one context lookup and nothing else.
-func recordingSpan(ctx context.Context) trace.Span {
+func recordingSpan(ctx context.Context) *recording {
 	if s := trace.SpanFromContext(ctx); s.IsRecording() {
-		return s
+		return &recording{s}
 	}
 	return nil
 }
@@ -40,13 +43,13 @@ func recordingSpan(ctx context.Context) trace.Span {
 // event records that the call reached stage.
 func (p *Prepared) event(stage string) {
 	if p.span != nil {
-		p.span.AddEvent(stage)
+		p.span.span.AddEvent(stage)
 	}
 }
 
 // rejected records that stage ended the call with reason.
 func (p *Prepared) rejected(stage, reason string) {
 	if p.span != nil {
-		p.span.AddEvent(StageRejected, trace.WithAttributes(attrStage.String(stage), attrReason.String(reason)))
+		p.span.span.AddEvent(StageRejected, trace.WithAttributes(attrStage.String(stage), attrReason.String(reason)))
 	}
 }
