@@ -226,7 +226,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 		trace = &traceWriter{w: f}
 		defer trace.close()
 	}
-	if c.tracing, err = openTracing(c.ctx); err != nil {
+	if c.tracing, err = openTracing(c.ctx, c.stderr); err != nil {
 		return 0, err
 	}
 	defer flushTracing(c.tracing, c.stderr) // after the runtime has closed: every span has ended

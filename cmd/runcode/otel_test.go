@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -170,12 +171,28 @@ func TestRunExportsSpansOverOTLP(t *testing.T) {
 func TestNoOTLPEnvironmentNoTracing(t *testing.T) {
 	t.Setenv(otlpEndpointEnv, "")
 	t.Setenv(otlpTracesEndpointEnv, "")
-	tp, err := openTracing(context.Background())
+	tp, err := openTracing(context.Background(), io.Discard)
 	if err != nil || tp != nil {
 		t.Fatalf("openTracing = %v, %v; want no provider", tp, err)
 	}
 	t.Setenv(otlpTracesEndpointEnv, "http://127.0.0.1:1/v1/traces")
-	tp, err = openTracing(context.Background())
+	for _, off := range [][2]string{{"OTEL_SDK_DISABLED", "true"}, {"OTEL_TRACES_EXPORTER", "none"}} {
+		t.Run(off[0], func(t *testing.T) {
+			t.Setenv(off[0], off[1])
+			if tp, err := openTracing(context.Background(), io.Discard); err != nil || tp != nil {
+				t.Fatalf("openTracing = %v, %v; want no provider", tp, err)
+			}
+		})
+	}
+	for _, bad := range [][2]string{{"OTEL_TRACES_EXPORTER", "zipkin"}, {"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"}} {
+		t.Run(bad[0], func(t *testing.T) {
+			t.Setenv(bad[0], bad[1])
+			if _, err := openTracing(context.Background(), io.Discard); err == nil || !strings.Contains(err.Error(), bad[0]+"=\""+bad[1]+"\"") {
+				t.Fatalf("openTracing with %s=%s: %v, want an error naming it", bad[0], bad[1], err)
+			}
+		})
+	}
+	tp, err = openTracing(context.Background(), io.Discard)
 	if err != nil || tp == nil {
 		t.Fatalf("with %s: openTracing = %v, %v; want a provider", otlpTracesEndpointEnv, tp, err)
 	}
@@ -249,4 +266,39 @@ func mustHex(t *testing.T, s string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A collector that does not answer does not hold `runcode run` past the flush timeout: the
+// run's outcome is printed, the export failure is reported on stderr, and the status is the
+// run's.
+func TestRunWithAHangingCollectorExitsAfterTheFlushTimeout(t *testing.T) {
+	release := make(chan struct{})
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer hs.Close()
+	defer close(release)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	p := startExecutable(t, exe, withOTLP(&otlpReceiver{url: hs.URL}), "run", "--workspace", t.TempDir(), "-")
+	p.stdin.Write([]byte(`return "done"`))
+	p.stdin.Close()
+	if code := p.wait(tracingFlushTimeout + 30*time.Second); code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
+	}
+	took := time.Since(start)
+	out, _ := io.ReadAll(p.stdout)
+	if strings.TrimSpace(string(out)) != "done" {
+		t.Errorf("stdout %q", out)
+	}
+	if !strings.Contains(p.stderr.String(), "runcode: exporting traces:") {
+		t.Errorf("stderr does not report the failed export:\n%s", p.stderr.String())
+	}
+	t.Logf("exited after %v; stderr: %s", took, p.stderr.String())
 }
