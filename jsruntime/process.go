@@ -406,7 +406,7 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 }
 
 // runInWorker runs req in a worker once a slot is free, recording on span (when not nil) when
-// the worker was acquired and when it acknowledged the run.
+// a worker was acquired: the time before that is the wait for a slot or a worker start.
 func (p *ProcessPool) runInWorker(ctx context.Context, req Request, led *ledger, span trace.Span) Result {
 	select {
 	case p.slots <- struct{}{}:

@@ -226,14 +226,14 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 
 	switch {
 	case !call.Arguments.IsDefined():
-		p.finish(stageFinal, errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "tool execution arguments must be losslessly JSON-serializable"}))
+		p.finishCreation(errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "tool execution arguments must be losslessly JSON-serializable"}))
 		return p
 	case ctx.Err() != nil:
-		p.finish(stageFinal, abortedBeforeDispatch(ctx))
+		p.finishCreation(abortedBeforeDispatch(ctx))
 		return p
 	case collapsed:
 		// The executor collapse: under PresentCode only the transport is callable directly.
-		p.finish(stageFinal, errorResult(collapseError(call.Name)))
+		p.finishCreation(errorResult(collapseError(call.Name)))
 		return p
 	}
 
@@ -272,6 +272,12 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 		}
 	}
 	return p
+}
+
+// finishCreation ends a call at its creation with res, which skips post-execute.
+func (p *Prepared) finishCreation(res Result) {
+	p.rejected(StageCreation, res.Err.Message)
+	p.finish(stageFinal, res)
 }
 
 func (p *Prepared) finish(s stage, res Result) {

@@ -11,6 +11,7 @@ import (
 // that ends the call early (a pre-execute denial, a failed approval, a guard) adds the event
 // StageRejected, with the stage and the reason.
 const (
+	StageCreation    = "creation" // only in a StageRejected event: invalid arguments, a cancelled caller, the code-mode collapse
 	StagePreExecute  = "pre-execute"
 	StageApproval    = "approval"
 	StageGuards      = "guards"
