@@ -51,6 +51,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
@@ -158,6 +160,9 @@ type Options struct {
 	// runtime, or its failure). Calls commit in submission order, so an account is the oldest
 	// open one while its call is the next to commit. Nil budgets nothing.
 	Memory *membudget.Budget
+	// Tracer, if set, opens a span per sub-call, a child of the span in the context New is
+	// given (see the README's "Tracing"). Nil traces nothing.
+	Tracer trace.Tracer
 }
 
 // Bridge is the dispatch bridge of one run. Create it with New, hand Namespace to the runtime,
@@ -220,6 +225,7 @@ type entry struct {
 	// binding, started by the driver, ready once its body (or its pre-dispatch stages, when
 	// they settled it) finished.
 	submitted, started, ready time.Time
+	trace                     *subCallSpan // nil without Options.Tracer
 }
 
 // ErrRunSettled is the cancellation cause of a run that ended by itself; its text appears in
@@ -246,7 +252,7 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	runCtx, cancel := context.WithCancelCause(ctx)
+	runCtx, cancel := context.WithCancelCause(quietSpan(ctx, opts.Tracer))
 	if opts.DrainGrace == 0 {
 		opts.DrainGrace = DefaultDrainGrace
 	}
@@ -322,6 +328,7 @@ func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle f
 		seq:       b.counter,
 		submitted: b.now(),
 	})
+	b.traceSubmitted(b.pending[len(b.pending)-1])
 	b.kick()
 }
 
@@ -424,6 +431,7 @@ func (b *Bridge) do(e *entry) {
 	for {
 		if e != nil {
 			e.prep.Dispatch()
+			traceBodyDone(e)
 			if !b.bodyDone(e) {
 				return
 			}
@@ -480,6 +488,7 @@ func (b *Bridge) drive() *entry {
 			err := b.overError("%s tool call abandoned", e.call.Name)
 			b.noteUnseen(e, "", false)
 			b.mu.Unlock()
+			b.traceAbandoned(e, err)
 			e.settle(jsonv.Value{}, err)
 			b.mu.Lock()
 			continue
@@ -534,6 +543,7 @@ func (b *Bridge) start(e *entry) {
 		e.account = b.opts.Memory.Open()
 		ctx = membudget.NewContext(ctx, e.account)
 	}
+	ctx = b.traceStart(ctx, e)
 	e.prep = b.opts.Executor.Prepare(ctx, c)
 }
 
@@ -543,6 +553,7 @@ func (b *Bridge) start(e *entry) {
 func (b *Bridge) commit(e *entry) {
 	defer e.account.Close()
 	res := e.prep.Finish()
+	traceCommit(e, res)
 	b.forward(res)
 	// Whether the program can still see the outcome is decided before settling: once settled,
 	// the program may react and return, ending the run, which does not make the outcome unseen.

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -72,6 +74,10 @@ type Options struct {
 	// line per error, and calls no tool. nil (the default) checks nothing and starts no
 	// compiler. typecheck.Checker implements it.
 	TypeChecker TypeChecker
+	// TracerProvider, when set, traces every run: a span per run_code call, a child span per
+	// sub-call with the registry's pipeline stages as its events, and the runtime's compile and
+	// run (see the README's "Tracing"). nil traces nothing and costs nothing per run.
+	TracerProvider trace.TracerProvider
 }
 
 // TypeChecker typechecks programs against SDK declarations. The implementation is external to
@@ -100,6 +106,10 @@ func Install(reg *registry.Registry, opts Options) error {
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetTools)
+	if opts.TracerProvider != nil {
+		cm.tracer = opts.TracerProvider.Tracer(TracerName)
+		cm.runtimeTracer = opts.TracerProvider.Tracer(RuntimeTracerName)
+	}
 	reg.OnChange(cm.forgetCompact)
 	if opts.TypeChecker != nil {
 		reg.OnChange(cm.forgetDeclarations)
@@ -137,8 +147,11 @@ var (
 )
 
 type codeMode struct {
-	reg  *registry.Registry
-	opts Options
+	reg    *registry.Registry
+	opts   Options
+	tracer trace.Tracer // nil: no tracing
+	// runtimeTracer opens the runtime's spans (nil: no tracing).
+	runtimeTracer trace.Tracer
 
 	mu      sync.Mutex
 	compact map[*registry.Scope]bool // compactFor's answers, per scope, until the registry changes
@@ -169,7 +182,9 @@ func (f *RunFailure) Error() string {
 	return msg
 }
 
-func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
+func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ jsonv.Value, err error) {
+	ctx, span := cm.startRunSpan(ctx, inv)
+	defer span.end(&err)
 	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
 		return jsonv.Value{}, &registry.Error{Code: registry.CodeInvalidArgs, Name: "ToolArgsError", Message: "invalid description: expected a non-empty string"}
 	}
@@ -190,10 +205,12 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
 		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
+		Tracer: cm.tracer,
 	})
 	if err != nil {
 		return jsonv.Value{}, err
 	}
+	span.setBridge(b)
 	// Close drains the sub-calls (abandons queued ones, awaits and commits the in-flight ones,
 	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code;
 	// a body still running after the grace period is detached, so none can hold the run.
@@ -212,6 +229,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (json
 	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
 		Program:  program,
 		Bindings: bindings,
+		Tracer:   cm.runtimeTracer,
 	})
 	if err != nil {
 		return jsonv.Value{}, err

@@ -265,10 +265,26 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	if ctx.Err() != nil {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}
+	compileSpan := startSpan(ctx, &req, SpanCompile, IsolationInProcess)
 	c := g.compile(req)
 	if c.prg == nil {
-		return led.fail(&Failure{Kind: KindException, Message: c.msg}), nil
+		f := &Failure{Kind: KindException, Message: c.msg}
+		endSpan(compileSpan, f)
+		return led.fail(f), nil
 	}
+	endSpan(compileSpan, nil)
+	runSpan := startSpan(ctx, &req, SpanRun, IsolationInProcess)
+	res, err := g.runCompiled(ctx, req, bound, led, c)
+	if err != nil {
+		endSpan(runSpan, &Failure{Kind: KindAbort, Message: err.Error()})
+	} else {
+		endSpan(runSpan, res.Error)
+	}
+	return res, err
+}
+
+// runCompiled runs the compiled program c of req with its namespaces bound.
+func (g *Goja) runCompiled(ctx context.Context, req Request, bound []boundNamespace, led *ledger, c compiled) (Result, error) {
 	prg := c.prg
 	rl, err := g.takeRealm(bound)
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
@@ -411,12 +413,22 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 	if ctx.Err() != nil {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}
+	// The worker compiles and runs the program: the span measures the whole worker call here.
+	span := startSpan(ctx, &req, SpanRun, IsolationProcess)
+	res := p.runInWorker(ctx, req, bound, led, span)
+	endSpan(span, res.Error)
+	return res, nil
+}
+
+// runInWorker runs req in a worker once a slot is free, recording on span (when not nil) when
+// a worker was acquired: the time before that is the wait for a slot or a worker start.
+func (p *ProcessPool) runInWorker(ctx context.Context, req Request, bound []boundNamespace, led *ledger, span trace.Span) Result {
 	select {
 	case p.slots <- struct{}{}:
 	case <-ctx.Done():
-		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
+		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()})
 	case <-p.disposing.Done():
-		return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed}), nil
+		return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed})
 	}
 	defer func() { <-p.slots }()
 	// A worker that dies before it acknowledges the run has run none of the program (no log,
@@ -425,12 +437,15 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 	for starts := 1; ; starts++ {
 		w, err := p.acquire()
 		if err != nil {
-			return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}), nil
+			return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()})
+		}
+		if span != nil {
+			span.AddEvent("worker.acquired")
 		}
 		res, healthy, started := p.runOn(ctx, w, req.Program, bound, led)
 		p.release(w, healthy)
 		if started || starts == maxStarts || ctx.Err() != nil || p.isDisposing() {
-			return res, nil
+			return res
 		}
 	}
 }

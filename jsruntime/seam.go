@@ -81,6 +81,8 @@ package jsruntime
 import (
 	"context"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
@@ -152,6 +154,9 @@ type Request struct {
 	// same lines. Imports, and exports of any other kind, fail as syntax errors.
 	Program  string
 	Bindings []Namespace
+	// Tracer, if set, opens the run's spans (SpanCompile, SpanRun) as children of the span in
+	// the context Run is given. Nil traces nothing.
+	Tracer trace.Tracer
 }
 
 // FailureKind classifies a failed run.

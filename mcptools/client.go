@@ -359,6 +359,7 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string
 		params.Meta = mcp.Meta{refKey: ref}
 		s.raw.want(ref)
 	}
+	params.Meta = InjectTraceContext(ctx, params.Meta)
 	res, err := s.session.CallTool(ctx, params)
 	var raw []byte
 	if s.raw != nil {

@@ -154,6 +154,7 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		defer leave()
 		ctx = runCtx
 	}
+	ctx = ExtractTraceContext(ctx, req.Params.Meta)
 	call := registry.Call{CallID: rep.CallID, Name: registry.ReservedName, Arguments: args, Scope: h.scope}
 	var subCalls *subCallCounter
 	if h.onRun != nil {

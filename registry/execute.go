@@ -178,6 +178,11 @@ type Prepared struct {
 	post      []PostExecuteFunc
 	observers []ObserverFunc
 	finalize  func(Execution, Result) []Content
+
+	// span holds the recording span of the caller's context, on which the stages are
+	// recorded as events (nil when there is none). A pointer, not the interface, keeps an
+	// untraced Prepared within its allocation size class.
+	span *recording
 }
 
 // Execution returns the call as the pipeline sees it.
@@ -195,7 +200,7 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	if call.RootCallID == "" {
 		call.RootCallID = call.CallID
 	}
-	p := &Prepared{r: r, ctx: ctx, checked: call.checked, exec: Execution{
+	p := &Prepared{r: r, ctx: ctx, checked: call.checked, span: recordingSpan(ctx), exec: Execution{
 		CallID: call.CallID, RootCallID: call.RootCallID, Name: call.Name, Arguments: call.Arguments,
 		Scope: call.Scope, Parent: call.Parent, Token: Token{r.tokens.Add(1)},
 	}}
@@ -221,41 +226,58 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 
 	switch {
 	case !call.Arguments.IsDefined():
-		p.finish(stageFinal, errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "tool execution arguments must be losslessly JSON-serializable"}))
+		p.finishCreation(errorResult(&Error{Code: CodeInvalidArgs, Name: "ToolArgsError", Message: "tool execution arguments must be losslessly JSON-serializable"}))
 		return p
 	case ctx.Err() != nil:
-		p.finish(stageFinal, abortedBeforeDispatch(ctx))
+		p.finishCreation(abortedBeforeDispatch(ctx))
 		return p
 	case collapsed:
 		// The executor collapse: under PresentCode only the transport is callable directly.
-		p.finish(stageFinal, errorResult(collapseError(call.Name)))
+		p.finishCreation(errorResult(collapseError(call.Name)))
 		return p
 	}
 
+	stage := StagePreExecute
+	p.event(stage)
 	decision, err := p.runPre(pre)
 	if err != nil {
+		p.rejected(stage, err.Message)
 		p.finish(stageFinal, errorResult(err))
 		return p
 	}
 	if decision.kind == preAsk {
+		stage = StageApproval
+		p.event(stage)
 		decision = p.approve(approver, decision.reason)
 	}
 	if decision.kind == preDeny {
+		p.rejected(stage, decision.reason)
 		p.finish(stagePost, errorResult(&Error{Message: decision.reason}))
 		return p
+	}
+	if len(guards) > 0 {
+		p.event(StageGuards)
 	}
 	for _, g := range guards {
 		reason, err := callGuard(g, p.exec)
 		if err != nil {
+			p.rejected(StageGuards, err.Message)
 			p.finish(stagePost, errorResult(err))
 			return p
 		}
 		if reason != "" {
+			p.rejected(StageGuards, reason)
 			p.finish(stagePost, errorResult(&Error{Message: reason}))
 			return p
 		}
 	}
 	return p
+}
+
+// finishCreation ends a call at its creation with res, which skips post-execute.
+func (p *Prepared) finishCreation(res Result) {
+	p.rejected(StageCreation, res.Err.Message)
+	p.finish(stageFinal, res)
 }
 
 func (p *Prepared) finish(s stage, res Result) {
@@ -349,7 +371,9 @@ func (p *Prepared) Dispatch() {
 		p.finish(stagePost, abortedBeforeDispatch(p.ctx))
 		return
 	}
+	p.event(StageBody)
 	res, err := p.runWrapped()
+	p.event(StageBodyEnd)
 	if err != nil {
 		p.finish(stageFinal, errorResult(err))
 		return
@@ -508,6 +532,7 @@ func (p *Prepared) Finish() Result {
 		rc.mu.Unlock()
 	}
 	if p.stage == stagePost && len(p.post) > 0 { // checked here: runPost's closure moves res to the heap
+		p.event(StagePostExecute)
 		res = p.runPost(res)
 	}
 	if !res.IsError && p.ctx.Err() != nil {
@@ -519,6 +544,7 @@ func (p *Prepared) Finish() Result {
 		res.AdditionalContexts = contexts
 	}
 	if p.finalize != nil {
+		p.event(StageFinalize)
 		if content, err := protect("finalizeContent", func() []Content { return p.finalize(p.exec, res.clone()) }); err == nil && content != nil {
 			res.Content = append([]Content(nil), content...)
 		}
@@ -527,6 +553,9 @@ func (p *Prepared) Finish() Result {
 		res.Value, res.Meta, res.ConcludesTurn = jsonv.Value{}, jsonv.Value{}, false
 	}
 	p.finish(stageDone, res)
+	if len(p.observers) > 0 {
+		p.event(StageObservers)
+	}
 	for _, o := range p.observers {
 		func() {
 			defer func() { _ = recover() }() // an observer cannot change or break the result

@@ -14,6 +14,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
@@ -69,6 +71,8 @@ type cli struct {
 	compact bool
 	// replay is run --replay's executor: it answers the sub-calls instead of the tools.
 	replay *replay.Executor
+	// tracing exports the runs' spans (see openTracing); nil traces nothing.
+	tracing *sdktrace.TracerProvider
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -236,6 +240,10 @@ func (c *cli) runCmd(args []string) (int, error) {
 		trace = &traceWriter{w: f}
 		defer trace.close()
 	}
+	if c.tracing, err = openTracing(c.ctx, c.stderr); err != nil {
+		return 0, err
+	}
+	defer flushTracing(c.tracing, c.stderr) // after the runtime has closed: every span has ended
 	opened, err := c.codeModeRegistry(&src, lim, trace.event)
 	if err != nil {
 		return 0, err

@@ -159,6 +159,9 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	}
 	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources, checker: checker}
 	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory(), CompactAbove: c.compactAbove()}
+	if c.tracing != nil {
+		opts.TracerProvider = c.tracing
+	}
 	if checker != nil {
 		opts.TypeChecker = checker
 	}

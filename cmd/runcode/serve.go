@@ -156,6 +156,10 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		}
 	}
 	lim.warmTypecheck = true // one compiler process for all the runs of --typecheck
+	if c.tracing, err = openTracing(c.ctx, c.stderr); err != nil {
+		return 0, err
+	}
+	defer flushTracing(c.tracing, c.stderr) // once drained and closed: every span has ended
 	opened, err := c.codeModeRegistry(&src, lim, nil)
 	if err != nil {
 		return 0, err

@@ -1,0 +1,185 @@
+package bridge
+
+import (
+	"context"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/runcode-dev/runcode/registry"
+)
+
+// The span attributes shared by the run_code span and the sub-call spans. The gen_ai.* keys
+// are OpenTelemetry's semantic conventions for tool execution; runcode.* are this project's.
+const (
+	AttrOperation  = attribute.Key("gen_ai.operation.name") // always "execute_tool"
+	AttrToolName   = attribute.Key("gen_ai.tool.name")
+	AttrCallID     = attribute.Key("gen_ai.tool.call.id") // the (sub-)call's id
+	AttrRootCallID = attribute.Key("runcode.root_call_id")
+	// AttrParentCallID is a sub-call's outer call: the run_code call that made it.
+	AttrParentCallID = attribute.Key("runcode.parent_call_id")
+	// AttrOutcome is "ok", or how the call failed: "error" for a failed sub-call, "abandoned"
+	// for one that never started because its run was over; for run_code, the failure kind.
+	AttrOutcome = attribute.Key("runcode.outcome")
+	// AttrErrorType is a failed call's error code (TIMEOUT, ABORTED, …), or its error class
+	// name when it has no code, or "tool_error" for a plain failure of the tool.
+	AttrErrorType = attribute.Key("error.type")
+	// AttrErrorName is a failed call's error class name as the program sees it (ToolArgsError, …).
+	AttrErrorName = attribute.Key("runcode.error.name")
+	// AttrMode is how the scheduler ran a sub-call: "parallel" or "exclusive".
+	AttrMode = attribute.Key("runcode.mode")
+	// AttrQueuedMs is how long a sub-call waited, from the program's call to its start (for a
+	// concurrency slot, or for an exclusive call before it), in milliseconds.
+	AttrQueuedMs = attribute.Key("runcode.queued_ms")
+	// AttrRunningMs is how long a sub-call ran, from its start (pre-dispatch stages included)
+	// to the end of its body, in milliseconds. What remains of the span after that is post-
+	// execute and the wait to commit in submission order.
+	AttrRunningMs = attribute.Key("runcode.running_ms")
+)
+
+// Outcomes of a sub-call span.
+const (
+	OutcomeOK        = "ok"
+	OutcomeError     = "error"
+	OutcomeAbandoned = "abandoned"
+)
+
+// SpanName is the name of the span of a call of tool name: "execute_tool <name>", as
+// OpenTelemetry's semantic conventions name tool executions.
+func SpanName(name string) string { return "execute_tool " + name }
+
+// SpanAttributes are the identifying attributes of the span of a call.
+func SpanAttributes(name, callID, rootCallID string) []attribute.KeyValue {
+	if rootCallID == "" {
+		rootCallID = callID
+	}
+	return []attribute.KeyValue{
+		AttrOperation.String("execute_tool"),
+		AttrToolName.String(name),
+		AttrCallID.String(callID),
+		AttrRootCallID.String(rootCallID),
+	}
+}
+
+// quietSpan returns ctx for sub-calls made without a tracer: when ctx carries a recording span
+// (the embedder's own), the sub-calls get a non-recording one with the same span context, so
+// that the registry does not record their stages on the embedder's span while the trace still
+// propagates (to the MCP servers a sub-call reaches, for one).
+func quietSpan(ctx context.Context, tracer trace.Tracer) context.Context {
+	if tracer != nil {
+		return ctx
+	}
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		return trace.ContextWithSpanContext(ctx, span.SpanContext())
+	}
+	return ctx
+}
+
+// subCallSpan is the tracing state of one sub-call (only with Options.Tracer).
+type subCallSpan struct {
+	span      trace.Span
+	submitted time.Time // the program's call
+	started   time.Time // the driver started it
+	bodyDone  time.Time // its body returned (zero when it never ran)
+}
+
+// traceSubmitted notes when e was submitted. Callers hold mu.
+func (b *Bridge) traceSubmitted(e *entry) {
+	if b.opts.Tracer != nil {
+		e.trace = &subCallSpan{submitted: time.Now()}
+	}
+}
+
+// traceStart opens e's span, a child of the run_code span, from its submission on, and
+// returns the context its pipeline runs with: the registry records its stages on that span.
+func (b *Bridge) traceStart(ctx context.Context, e *entry) context.Context {
+	t := e.trace
+	if t == nil {
+		return ctx
+	}
+	t.started = time.Now()
+	mode := "parallel"
+	if e.exclusive {
+		mode = "exclusive"
+	}
+	c := e.call
+	ctx, t.span = b.opts.Tracer.Start(ctx, SpanName(c.Name),
+		trace.WithTimestamp(t.submitted),
+		trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(SpanAttributes(c.Name, c.CallID, c.RootCallID)...),
+		trace.WithAttributes(AttrParentCallID.String(b.opts.CallID), AttrMode.String(mode),
+			AttrQueuedMs.Float64(spanMillis(t.started.Sub(t.submitted)))))
+	t.span.AddEvent("started", trace.WithTimestamp(t.started))
+	return ctx
+}
+
+// traceBodyDone notes when e's body returned.
+func traceBodyDone(e *entry) {
+	if e.trace != nil {
+		e.trace.bodyDone = time.Now()
+	}
+}
+
+// traceCommit records e's outcome on its span and ends it.
+func traceCommit(e *entry, res registry.Result) {
+	t := e.trace
+	if t == nil || t.span == nil {
+		return
+	}
+	end := t.bodyDone
+	if end.IsZero() {
+		end = time.Now() // no body ran: the pre-dispatch stages decided
+	}
+	t.span.SetAttributes(AttrRunningMs.Float64(spanMillis(end.Sub(t.started))))
+	if !res.IsError {
+		t.span.SetAttributes(AttrOutcome.String(OutcomeOK))
+	} else {
+		setFailure(t.span, OutcomeError, res.Err)
+	}
+	t.span.End()
+}
+
+// traceAbandoned records that e never started: its run was over.
+func (b *Bridge) traceAbandoned(e *entry, err error) {
+	t := e.trace
+	if t == nil {
+		return
+	}
+	c := e.call
+	_, span := b.opts.Tracer.Start(b.ctx, SpanName(c.Name),
+		trace.WithTimestamp(t.submitted),
+		trace.WithAttributes(SpanAttributes(c.Name, c.CallID, c.RootCallID)...),
+		trace.WithAttributes(AttrParentCallID.String(b.opts.CallID)))
+	setFailure(span, OutcomeAbandoned, &registry.Error{Code: registry.CodeAbortedBeforeDispatch, Name: "AbortError", Message: err.Error()})
+	span.End()
+}
+
+func setFailure(span trace.Span, outcome string, err *registry.Error) {
+	errType, name, msg := "tool_error", "", "tool call failed"
+	if err != nil {
+		name, msg = err.Name, err.Message
+		switch {
+		case err.Code != "":
+			errType = string(err.Code)
+		case err.Name != "":
+			errType = err.Name
+		}
+	}
+	span.SetAttributes(AttrOutcome.String(outcome), AttrErrorType.String(errType))
+	if name != "" {
+		span.SetAttributes(AttrErrorName.String(name))
+	}
+	span.SetStatus(codes.Error, msg)
+}
+
+// spanMillis is d in fractional milliseconds, for span attributes.
+func spanMillis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Submitted returns how many sub-calls the program has made so far.
+func (b *Bridge) Submitted() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.counter
+}
