@@ -258,7 +258,10 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	if ctx.Err() != nil {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}
-	c := g.compile(req)
+	c, err := g.compile(ctx, req)
+	if err != nil {
+		return led.fail(&Failure{Kind: KindAbort, Message: err.Error()}), nil
+	}
 	if c.prg == nil {
 		return led.fail(&Failure{Kind: KindException, Message: c.msg}), nil
 	}

@@ -1,16 +1,20 @@
 package jsruntime
 
 import (
+	"container/list"
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	jsast "github.com/dop251/goja/ast"
 	"github.com/evanw/esbuild/pkg/api"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/runcode-dev/runcode/internal/progform"
 )
@@ -18,11 +22,18 @@ import (
 // sourceFile is the name stack traces and syntax errors give the model's program.
 const sourceFile = "main.ts"
 
-// Bounds of the per-runtime cache of compiled programs.
-const (
-	maxCachedPrograms = 64
-	maxCachedSource   = 256 << 10
-)
+// maxCacheBytes bounds the per-runtime cache of compiled programs by their estimated size
+// (cacheCost): 64 MiB, about 4 MiB of program text. Any program whose estimate fits is cached,
+// whatever its size; the least recently used entries make room.
+const maxCacheBytes = 64 << 20
+
+// cacheCostPerByte is the estimated heap a compiled program holds per byte of its source: the
+// goja program (instructions, constants, the transformed text and its source map) measured at
+// 15-17 bytes per source byte for TypeScript and JavaScript of a few KiB.
+const cacheCostPerByte = 16
+
+// cacheCost is the estimated heap of a cache entry for a program of n bytes under key.
+func cacheCost(key string, n int) int64 { return int64(len(key)) + cacheCostPerByte*int64(n) }
 
 // compiled is the outcome of transforming and compiling one program: a program, or the
 // message of the syntax error that stopped it.
@@ -40,36 +51,89 @@ type compiled struct {
 	generators bool
 }
 
-// programCache is a small bounded cache of compiled programs, keyed by parameters and source.
-// Evicts the oldest entry when full.
+// programCache is a cache of compiled programs, keyed by parameters and source, bounded by
+// the estimated bytes of its entries (maxCacheBytes) and evicting the least recently used.
+// Concurrent runs of the same program that is not cached yet compile it once: the first
+// compiles, the others wait for its result.
 type programCache struct {
-	mu      sync.Mutex
-	entries map[string]compiled
-	order   []string
+	mu       sync.Mutex
+	maxBytes int64 // 0: maxCacheBytes
+	bytes    int64
+	entries  map[string]*list.Element // of *cacheEntry
+	lru      list.List                // most recently used at the front
+	flight   singleflight.Group
+	// compiles counts the programs transformed and compiled (cache misses that did the work).
+	compiles atomic.Int64
+}
+
+type cacheEntry struct {
+	key  string
+	cost int64
+	c    compiled
 }
 
 func (c *programCache) get(key string) (compiled, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	return e, ok
+	el, ok := c.entries[key]
+	if !ok {
+		return compiled{}, false
+	}
+	c.lru.MoveToFront(el)
+	return el.Value.(*cacheEntry).c, true
 }
 
-func (c *programCache) put(key string, e compiled) {
+// put adds e under key, evicting the least recently used entries until the estimated total is
+// within maxBytes. An entry whose estimate alone is over maxBytes is not kept.
+func (c *programCache) put(key string, n int, e compiled) {
+	cost := cacheCost(key, n)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.maxBytes == 0 {
+		c.maxBytes = maxCacheBytes
+	}
+	if cost > c.maxBytes {
+		return
+	}
 	if c.entries == nil {
-		c.entries = make(map[string]compiled)
+		c.entries = make(map[string]*list.Element)
 	}
 	if _, ok := c.entries[key]; ok {
 		return
 	}
-	if len(c.order) >= maxCachedPrograms {
-		delete(c.entries, c.order[0])
-		c.order = c.order[1:]
+	for c.bytes+cost > c.maxBytes {
+		oldest := c.lru.Back()
+		old := oldest.Value.(*cacheEntry)
+		c.lru.Remove(oldest)
+		delete(c.entries, old.key)
+		c.bytes -= old.cost
 	}
-	c.entries[key] = e
-	c.order = append(c.order, key)
+	c.entries[key] = c.lru.PushFront(&cacheEntry{key: key, cost: cost, c: e})
+	c.bytes += cost
+}
+
+// compile returns the compiled program under key, from the cache or by calling build once
+// however many callers ask for the same key at once. A caller whose ctx ends while it waits for
+// another's build gets ctx's error; the build goes on for the others and the cache.
+func (c *programCache) compile(ctx context.Context, key string, n int, build func() compiled) (compiled, error) {
+	if e, ok := c.get(key); ok {
+		return e, nil
+	}
+	ch := c.flight.DoChan(key, func() (any, error) {
+		if e, ok := c.get(key); ok { // built by a flight that ended after our get
+			return e, nil
+		}
+		c.compiles.Add(1)
+		e := build()
+		c.put(key, n, e)
+		return e, nil
+	})
+	select {
+	case res := <-ch:
+		return res.Val.(compiled), nil
+	case <-ctx.Done():
+		return compiled{}, context.Cause(ctx)
+	}
 }
 
 // programParams lists the parameters of the program function: each namespace's global, each
@@ -87,18 +151,12 @@ func programParams(nss []Namespace) []string {
 	return append(params, "console")
 }
 
-// compile transforms and compiles req.Program, or returns the syntax error message.
-func (g *Goja) compile(req Request) compiled {
+// compile transforms and compiles req.Program, or returns the syntax error message; it fails
+// only when ctx ends while another run is compiling the same program.
+func (g *Goja) compile(ctx context.Context, req Request) (compiled, error) {
 	prefix := "(async function (" + strings.Join(programParams(req.Bindings), ", ") + `) {"use strict";`
 	key := prefix + "\x00" + req.Program
-	if e, ok := g.cache.get(key); ok {
-		return e
-	}
-	e := transformAndCompile(prefix, req.Program)
-	if len(req.Program) <= maxCachedSource {
-		g.cache.put(key, e)
-	}
-	return e
+	return g.cache.compile(ctx, key, len(req.Program), func() compiled { return transformAndCompile(prefix, req.Program) })
 }
 
 // transformAndCompile wraps program as the body of an async function expression (the prefix on
