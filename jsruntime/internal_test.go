@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -155,6 +156,29 @@ func TestSettleWaitEndsBeforeWallCeiling(t *testing.T) {
 	} {
 		if got := settleWait(remaining); got != want {
 			t.Errorf("settleWait(%v) = %v, want %v", remaining, got, want)
+		}
+	}
+}
+
+func TestHeapAllowanceFollowsTheCollectorSettings(t *testing.T) {
+	const mib = 1 << 20
+	noLimit := int64(math.MaxInt64)
+	tests := []struct {
+		name                         string
+		gcPercent, memoryLimit, base int64
+		want                         int64
+	}{
+		{"GOGC=100", 100, noLimit, 0, 1024 * mib},
+		{"GOGC=50 keeps twice the limit", 50, noLimit, 0, 1024 * mib},
+		{"GOGC=400", 400, noLimit, 0, 2560 * mib},
+		{"GOGC=off", -1, noLimit, 0, 1024 * mib},
+		{"GOGC=400 under a 2 GiB soft limit", 400, 2048 * mib, 24 * mib, 2024 * mib},
+		{"soft limit never cuts below twice the limit", 400, 600 * mib, 0, 1024 * mib},
+		{"GOGC=800 under a 4 GiB soft limit", 800, 4096 * mib, 0, 4096 * mib},
+	}
+	for _, tt := range tests {
+		if got := heapAllowance(512*mib, tt.gcPercent, tt.memoryLimit, tt.base); got != tt.want {
+			t.Errorf("%s: allowance = %d MiB, want %d MiB", tt.name, got/mib, tt.want/mib)
 		}
 	}
 }

@@ -31,6 +31,7 @@ import (
 )
 
 func main() {
+	applyGCDefaults(os.Getenv)
 	runWorkerIfRequested()
 	os.Exit(cliMain(os.Args[1:], nil))
 }
