@@ -3,6 +3,7 @@ package jsruntime
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -330,7 +331,7 @@ func (c *converter) array(o *goja.Object) (jsonv.Value, error) {
 	}
 	items := make([]jsonv.Value, 0, n)
 	for i, name := range names[:n] {
-		if name != strconv.Itoa(i) {
+		if !isIndex(name, i) {
 			return jsonv.Value{}, errNotLossless
 		}
 		item, err := c.convert(o.Get(name))
@@ -340,6 +341,23 @@ func (c *converter) array(o *goja.Object) (jsonv.Value, error) {
 		items = append(items, item)
 	}
 	return jsonv.ArrayValue(items...), nil
+}
+
+// isIndex reports whether name is the canonical decimal form of i (what strconv.Itoa returns),
+// without building that form.
+func isIndex(name string, i int) bool {
+	if name == "" || len(name) > 1 && name[0] == '0' {
+		return false
+	}
+	n := 0
+	for j := 0; j < len(name); j++ {
+		c := name[j]
+		if c < '0' || c > '9' || n > (math.MaxInt-9)/10 {
+			return false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n == i
 }
 
 // object converts a plain object whose own properties are all enumerable string keys.
