@@ -1,7 +1,6 @@
 package jsruntime
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -11,25 +10,25 @@ const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 var errBadMappings = errors.New("jsruntime: malformed source map mappings")
 
-// inlineSourceMap returns the source map as a sourceMappingURL comment, with the columns of
-// original line 1 moved left by shift so that positions name the model's own columns, not the
-// wrapper prefix's.
-func inlineSourceMap(sourceMap []byte, shift int) (string, error) {
-	var m map[string]any
+// shiftSourceMap returns the source map with the columns of original line 1 moved left by shift
+// so that positions name the model's own columns, not the wrapper prefix's.
+func shiftSourceMap(sourceMap []byte, shift int) ([]byte, error) {
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(sourceMap, &m); err != nil {
-		return "", err
+		return nil, err
 	}
-	mappings, _ := m["mappings"].(string)
+	var mappings string
+	if err := json.Unmarshal(m["mappings"], &mappings); err != nil {
+		return nil, err
+	}
 	shifted, err := shiftFirstLineColumns(mappings, shift)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	m["mappings"] = shifted
-	data, err := json.Marshal(m)
-	if err != nil {
-		return "", err
+	if m["mappings"], err = json.Marshal(shifted); err != nil {
+		return nil, err
 	}
-	return "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(data) + "\n", nil
+	return json.Marshal(m)
 }
 
 // shiftFirstLineColumns rewrites source map mappings so that every segment pointing into

@@ -3,7 +3,6 @@ package jsruntime
 import (
 	"container/list"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/dop251/goja"
 	jsast "github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
 	"golang.org/x/sync/singleflight"
 
@@ -21,6 +21,16 @@ import (
 
 // sourceFile is the name stack traces and syntax errors give the model's program.
 const sourceFile = "main.ts"
+
+// transformedFile and sourceMapFile name esbuild's output and its source map, which goja is
+// given from memory (see compileWrapped).
+const (
+	transformedFile = "main.js"
+	sourceMapFile   = "main.js.map"
+)
+
+// errForeignSourceMap refuses a source map other than the transform's own.
+var errForeignSourceMap = errors.New("jsruntime: source maps are read from memory only")
 
 // maxCacheBytes bounds the per-runtime cache of compiled programs by their estimated size
 // (cacheCost): 64 MiB, about 4 MiB of program text. Any program whose estimate fits is cached,
@@ -180,7 +190,7 @@ func transformAndCompile(prefix, program string) compiled {
 	if convErr != nil {
 		return compiled{msg: sourceFile + ":" + convErr.Error()}
 	}
-	prg, err := compileWrapped(sourceFile, prefix+program+"\n})")
+	prg, err := compileWrapped(sourceFile, prefix+program+"\n})", nil)
 	if err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program), generators: strings.Contains(program, "*")}
 	}
@@ -208,11 +218,11 @@ func transformAndCompile(prefix, program string) compiled {
 		}
 		return compiled{msg: strings.Join(msgs, "\n")}
 	}
-	sourceMap, err := inlineSourceMap(res.Map, len(prefix))
+	sourceMap, err := shiftSourceMap(res.Map, len(prefix))
 	if err != nil {
-		sourceMap = "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(res.Map) + "\n"
+		sourceMap = res.Map
 	}
-	prg, err = compileWrapped("main.js", string(res.Code)+sourceMap)
+	prg, err = compileWrapped(transformedFile, string(res.Code)+"\n//# sourceMappingURL="+sourceMapFile+"\n", sourceMap)
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
@@ -224,8 +234,22 @@ func transformAndCompile(prefix, program string) compiled {
 // run code at the top level of the script, outside the strict-mode function body and its
 // parameters. The wrapper is the script's only expression statement and its last statement; all
 // that may precede it are the declarations of helpers esbuild adds when it lowers syntax.
-func compileWrapped(name, src string) (*goja.Program, error) {
-	ast, err := goja.Parse(name, src)
+//
+// sourceMap, when not nil, is the source map of src, which names it as sourceMapFile; goja reads
+// no other. Without one, source maps are off: a program's own sourceMappingURL comment would
+// otherwise make goja read the file it names (the host's files, or a device or pipe that never
+// ends).
+func compileWrapped(name, src string, sourceMap []byte) (*goja.Program, error) {
+	opt := parser.WithDisableSourceMaps
+	if sourceMap != nil {
+		opt = parser.WithSourceMapLoader(func(path string) ([]byte, error) {
+			if path != sourceMapFile {
+				return nil, errForeignSourceMap
+			}
+			return sourceMap, nil
+		})
+	}
+	ast, err := goja.Parse(name, src, opt)
 	if err != nil {
 		return nil, err
 	}
