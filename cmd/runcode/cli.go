@@ -64,6 +64,9 @@ type cli struct {
 	wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime
 	// compact is --compact of run and serve (see registerCompact).
 	compact bool
+	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
+	// before the runtime opens, for the process's soft memory limit (see gc.go).
+	followMemory func(memory int64)
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)

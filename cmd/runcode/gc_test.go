@@ -34,7 +34,7 @@ func TestGCDefaultsYieldToTheEnvironment(t *testing.T) {
 		{map[string]string{"GOGC": ""}, true, true}, // empty counts as unset, as for the runtime
 	}
 	for _, tt := range tests {
-		s := gcDefaults(func(k string) string { return tt.env[k] })
+		s := gcDefaults(func(k string) string { return tt.env[k] }, defaultMemoryLimit)
 		if s.setPercent != tt.wantPercent || s.setLimit != tt.wantLimit {
 			t.Errorf("env %v: sets percent %v, limit %v; want %v, %v", tt.env, s.setPercent, s.setLimit, tt.wantPercent, tt.wantLimit)
 		}

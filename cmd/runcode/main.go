@@ -43,7 +43,7 @@ func main() {
 func cliMain(args []string, wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime) int {
 	ctx, stop := watchSignals(context.Background(), os.Stderr, os.Exit)
 	defer stop()
-	c := &cli{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, wrapRuntime: wrapRuntime}
+	c := &cli{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, wrapRuntime: wrapRuntime, followMemory: followMemoryFlag}
 	return c.main(args)
 }
 
