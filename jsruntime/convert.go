@@ -131,7 +131,7 @@ func captureIntrinsics(vm *goja.Runtime) intrinsics {
 // while reading (a throwing getter or proxy trap) is returned as an error; uncatchable errors
 // (interrupts, stack overflow) propagate as panics.
 func (r *run) exportJSON(v goja.Value) (out jsonv.Value, err error) {
-	c := converter{intr: r.intr, stopped: r.stopped}
+	c := converter{intr: r.intr, run: r}
 	if ex := r.vm.Try(func() { out, err = c.convert(v) }); ex != nil {
 		return jsonv.Value{}, ex
 	}
@@ -143,15 +143,12 @@ func (r *run) exportJSON(v goja.Value) (out jsonv.Value, err error) {
 // budget, so a value over it costs time in proportion to budget, not to the value. size is the
 // byte length of out's compact JSON.
 func (r *run) exportWithin(v goja.Value, budget int) (out jsonv.Value, size int, err error) {
-	c := converter{intr: r.intr, stopped: r.stopped, limited: true, left: budget}
+	c := converter{intr: r.intr, run: r, limited: true, left: budget}
 	if ex := r.vm.Try(func() { out, err = c.convert(v) }); ex != nil {
 		return jsonv.Value{}, 0, ex
 	}
 	return out, budget - c.left, err
 }
-
-// stopped reports whether the run has been stopped (a budget ran out, or it was aborted).
-func (r *run) stopped() bool { return r.recorded() != nil }
 
 // convertPoll is how many values the converter converts between checks of its run's stop: the
 // walk is Go code, which goja's interrupt does not reach, and a value reachable many times over
@@ -172,11 +169,11 @@ type converter struct {
 	// limited is set when the JSON may take at most left more bytes (see exportWithin).
 	limited bool
 	left    int
-	num     []byte // scratch for numbers' text
-	// stopped, when set, is polled every convertPoll values; once it reports true the walk
-	// ends with errStopped.
-	stopped func() bool
-	steps   int
+	num     [32]byte // scratch for numbers' text
+	// run, when set, is polled every convertPoll values; once it has been stopped (a budget ran
+	// out, or it was aborted) the walk ends with errStopped.
+	run   *run
+	steps int
 }
 
 // charge counts n bytes of JSON against the budget, if any, and reports whether they fit.
@@ -226,7 +223,7 @@ func (c *converter) pop(o *goja.Object) {
 // proxies, sparse arrays, NaN, ±Infinity, -0 and cycles. Under a budget, the first byte past it
 // ends the walk with errOverBudget, whatever follows.
 func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
-	if c.steps++; c.steps%convertPoll == 0 && c.stopped != nil && c.stopped() {
+	if c.steps++; c.steps%convertPoll == 0 && c.run != nil && c.run.recorded() != nil {
 		return jsonv.Value{}, errStopped
 	}
 	if v == nil || goja.IsUndefined(v) {
@@ -309,8 +306,7 @@ func (c *converter) number(f float64) (jsonv.Value, error) {
 	if err != nil || !c.limited {
 		return n, err
 	}
-	c.num = jsonv.AppendNumber(c.num[:0], f)
-	if !c.charge(len(c.num)) {
+	if !c.charge(len(jsonv.AppendNumber(c.num[:0], f))) {
 		return jsonv.Value{}, errOverBudget
 	}
 	return n, nil

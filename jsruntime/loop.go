@@ -352,19 +352,26 @@ func (r *run) drive(prg *goja.Program) (value jsonv.Value, size int, f *Failure)
 		return jsonv.Value{}, 0, &Failure{Kind: KindException, Message: msg}
 	}
 	if !goja.IsUndefined(result) {
-		var convErr error
-		if err := r.enter(func() error { value, size, convErr = r.exportWithin(result, r.led.room()); return nil }); err != nil {
+		var conv struct { // one variable for the closure (one allocation)
+			value jsonv.Value
+			size  int
+			err   error
+		}
+		if err := r.enter(func() error {
+			conv.value, conv.size, conv.err = r.exportWithin(result, r.led.room())
+			return nil
+		}); err != nil {
 			return jsonv.Value{}, 0, r.failureOf(err)
 		}
-		if errors.Is(convErr, errStopped) {
-			return jsonv.Value{}, 0, r.failureOf(convErr)
-		}
-		if errors.Is(convErr, errOverBudget) {
+		switch {
+		case errors.Is(conv.err, errStopped):
+			return jsonv.Value{}, 0, r.failureOf(conv.err)
+		case errors.Is(conv.err, errOverBudget):
 			return jsonv.Value{}, 0, &Failure{Kind: KindOutputLimit, Message: "output limit"}
+		case conv.err != nil:
+			return jsonv.Value{}, 0, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, conv.err, "result")}
 		}
-		if convErr != nil {
-			return jsonv.Value{}, 0, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, convErr, "result")}
-		}
+		value, size = conv.value, conv.size
 	}
 	if f := r.settleLeftovers(); f != nil {
 		return jsonv.Value{}, 0, f

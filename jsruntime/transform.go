@@ -166,6 +166,9 @@ func programParams(nss []Namespace) []string {
 func (g *Goja) compile(ctx context.Context, req Request) (compiled, error) {
 	prefix := "(async function (" + strings.Join(programParams(req.Bindings), ", ") + `) {"use strict";`
 	key := prefix + "\x00" + req.Program
+	if e, ok := g.cache.get(key); ok {
+		return e, nil
+	}
 	return g.cache.compile(ctx, key, len(req.Program), func() compiled { return transformAndCompile(prefix, req.Program) })
 }
 
