@@ -1,12 +1,17 @@
 package jsruntime
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 func TestLedgerKeepsTheFittingPrefixOfTheFirstOverflowingLine(t *testing.T) {
@@ -197,5 +202,43 @@ func TestIsIndexMatchesItoa(t *testing.T) {
 		if isIndex(c.name, c.i) {
 			t.Errorf("isIndex(%q, %d) = true", c.name, c.i)
 		}
+	}
+}
+
+func TestShiftSourceMapRewritesOnlyTheMappings(t *testing.T) {
+	const prefix = "(async function (tools) {"
+	res := api.Transform(prefix+"const a: number = 1; throw new Error(String(a))\n})", api.TransformOptions{
+		Loader: api.LoaderTS, Sourcefile: sourceFile, Sourcemap: api.SourceMapExternal, SourcesContent: api.SourcesContentExclude,
+	})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	if _, _, ok := mappingsSpan(res.Map); !ok {
+		t.Fatalf("esbuild's map not recognised: %s", res.Map)
+	}
+	got, err := shiftSourceMap(res.Map, len(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in, out map[string]any
+	if err := json.Unmarshal(res.Map, &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &out); err != nil {
+		t.Fatalf("shifted map is not JSON: %v: %s", err, got)
+	}
+	want, err := shiftFirstLineColumns(in["mappings"].(string), len(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in["mappings"] = want
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("shifted map = %v, want %v", out, in)
+	}
+	// A map the scan does not recognise takes the decoding path, with the same result.
+	spaced := bytes.Replace(res.Map, []byte(`"mappings":`), []byte(`"mappings" : `), 1)
+	twice := append(bytes.TrimSuffix(bytes.TrimSpace(spaced), []byte("}")), []byte(`,"x":"\"mappings\""}`)...)
+	if got, err := shiftSourceMap(twice, len(prefix)); err != nil || !bytes.Contains(got, []byte(want)) {
+		t.Errorf("fallback: %v, %s", err, got)
 	}
 }
