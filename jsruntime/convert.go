@@ -3,6 +3,7 @@ package jsruntime
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -136,12 +137,32 @@ func captureIntrinsics(vm *goja.Runtime) intrinsics {
 // while reading (a throwing getter or proxy trap) is returned as an error; uncatchable errors
 // (interrupts, stack overflow) propagate as panics.
 func (r *run) exportJSON(v goja.Value) (out jsonv.Value, err error) {
-	c := converter{intr: r.intr}
+	c := converter{intr: r.intr, run: r}
 	if ex := r.vm.Try(func() { out, err = c.convert(v) }); ex != nil {
 		return jsonv.Value{}, ex
 	}
 	return out, err
 }
+
+// exportWithin is exportJSON for a value whose compact JSON may take at most budget bytes: it
+// counts the JSON's bytes as it converts and fails with errOverBudget as soon as they pass
+// budget, so a value over it costs time in proportion to budget, not to the value. size is the
+// byte length of out's compact JSON.
+func (r *run) exportWithin(v goja.Value, budget int) (out jsonv.Value, size int, err error) {
+	c := converter{intr: r.intr, run: r, limited: true, left: budget}
+	if ex := r.vm.Try(func() { out, err = c.convert(v) }); ex != nil {
+		return jsonv.Value{}, 0, ex
+	}
+	return out, budget - c.left, err
+}
+
+// convertPoll is how many values the converter converts between checks of its run's stop: the
+// walk is Go code, which goja's interrupt does not reach, and a value reachable many times over
+// (a DAG) can take seconds to walk.
+const convertPoll = 1 << 12
+
+// errOverBudget reports a value whose JSON is longer than the budget it was converted under.
+var errOverBudget = errors.New("value's JSON exceeds the output budget")
 
 type converter struct {
 	intr *intrinsics
@@ -151,6 +172,25 @@ type converter struct {
 	path  [8]*goja.Object
 	depth int
 	deep  map[*goja.Object]bool
+	// limited is set when the JSON may take at most left more bytes (see exportWithin).
+	limited bool
+	left    int
+	num     [32]byte // scratch for numbers' text
+	// run, when set, is polled every convertPoll values; once it has been stopped (a budget ran
+	// out, or it was aborted) the walk ends with errStopped.
+	run   *run
+	steps int
+}
+
+// charge counts n bytes of JSON against the budget, if any, and reports whether they fit.
+// Each container charges its brackets, commas and colons before its members are read, and each
+// scalar its text before it is copied, so the walk stops within one scalar of the budget.
+func (c *converter) charge(n int) bool {
+	if !c.limited {
+		return true
+	}
+	c.left -= n
+	return c.left >= 0
 }
 
 func (c *converter) onPath(o *goja.Object) bool {
@@ -186,12 +226,19 @@ func (c *converter) pop(o *goja.Object) {
 // convert accepts null, booleans, strings, finite numbers other than -0, dense ordinary arrays
 // and plain objects (prototype Object.prototype or null, own enumerable string keys only) of
 // such values. It rejects undefined, functions, symbols, BigInt, Date, Map, class instances,
-// proxies, sparse arrays, NaN, ±Infinity, -0 and cycles.
+// proxies, sparse arrays, NaN, ±Infinity, -0 and cycles. Under a budget, the first byte past it
+// ends the walk with errOverBudget, whatever follows.
 func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
+	if c.steps++; c.steps%convertPoll == 0 && c.run != nil && c.run.recorded() != nil {
+		return jsonv.Value{}, errStopped
+	}
 	if v == nil || goja.IsUndefined(v) {
 		return jsonv.Value{}, errNotLossless
 	}
 	if goja.IsNull(v) {
+		if !c.charge(len("null")) {
+			return jsonv.Value{}, errOverBudget
+		}
 		return jsonv.NullValue(), nil
 	}
 	if _, ok := v.(*goja.Symbol); ok {
@@ -199,20 +246,7 @@ func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
 	}
 	o, ok := v.(*goja.Object)
 	if !ok {
-		switch x := v.Export().(type) {
-		case bool:
-			return jsonv.BoolValue(x), nil
-		case string:
-			if err := loneSurrogate("string", v, x); err != nil {
-				return jsonv.Value{}, err
-			}
-			return jsonv.StringValue(x), nil
-		case int64:
-			return jsonv.NumberValue(float64(x))
-		case float64:
-			return jsonv.NumberValue(x)
-		}
-		return jsonv.Value{}, errNotLossless
+		return c.scalar(v)
 	}
 	if c.onPath(o) || o.ExportType() == proxyType {
 		return jsonv.Value{}, errNotLossless
@@ -240,16 +274,66 @@ func (c *converter) convert(v goja.Value) (jsonv.Value, error) {
 	return jsonv.Value{}, errNotLossless
 }
 
+// scalar converts a primitive other than null, undefined and a symbol.
+func (c *converter) scalar(v goja.Value) (jsonv.Value, error) {
+	if js, ok := v.(goja.String); ok && c.limited && js.Length()+2 > c.left {
+		// Each UTF-16 unit takes at least one byte of JSON: over budget without copying it.
+		c.left = -1
+		return jsonv.Value{}, errOverBudget
+	}
+	switch x := v.Export().(type) {
+	case bool:
+		n := len("false")
+		if x {
+			n = len("true")
+		}
+		if !c.charge(n) {
+			return jsonv.Value{}, errOverBudget
+		}
+		return jsonv.BoolValue(x), nil
+	case string:
+		if err := loneSurrogate("string", v, x); err != nil {
+			return jsonv.Value{}, err
+		}
+		if c.limited && !c.charge(jsonv.StringByteLen(x)) {
+			return jsonv.Value{}, errOverBudget
+		}
+		return jsonv.StringValue(x), nil
+	case int64:
+		return c.number(float64(x))
+	case float64:
+		return c.number(x)
+	}
+	return jsonv.Value{}, errNotLossless
+}
+
+func (c *converter) number(f float64) (jsonv.Value, error) {
+	n, err := jsonv.NumberValue(f)
+	if err != nil || !c.limited {
+		return n, err
+	}
+	if !c.charge(len(jsonv.AppendNumber(c.num[:0], f))) {
+		return jsonv.Value{}, errOverBudget
+	}
+	return n, nil
+}
+
 // array converts a dense array whose only own properties are its indices and length.
 func (c *converter) array(o *goja.Object) (jsonv.Value, error) {
 	n := o.Get("length").ToInteger()
+	// Brackets and commas first: an array too long for the budget fails before its indices
+	// are listed.
+	if c.limited && (n > int64(c.left) || !c.charge(2+int(max(n-1, 0)))) {
+		c.left = -1
+		return jsonv.Value{}, errOverBudget
+	}
 	names := o.GetOwnPropertyNames()
 	if int64(len(names)) != n+1 || len(o.Symbols()) > 0 {
 		return jsonv.Value{}, errNotLossless
 	}
 	items := make([]jsonv.Value, 0, n)
 	for i, name := range names[:n] {
-		if name != strconv.Itoa(i) {
+		if !isIndex(name, i) {
 			return jsonv.Value{}, errNotLossless
 		}
 		item, err := c.convert(o.Get(name))
@@ -261,9 +345,30 @@ func (c *converter) array(o *goja.Object) (jsonv.Value, error) {
 	return jsonv.ArrayValue(items...), nil
 }
 
+// isIndex reports whether name is the canonical decimal form of i (what strconv.Itoa returns),
+// without building that form.
+func isIndex(name string, i int) bool {
+	if name == "" || len(name) > 1 && name[0] == '0' {
+		return false
+	}
+	n := 0
+	for j := 0; j < len(name); j++ {
+		c := name[j]
+		if c < '0' || c > '9' || n > (math.MaxInt-9)/10 {
+			return false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n == i
+}
+
 // object converts a plain object whose own properties are all enumerable string keys.
 func (c *converter) object(o *goja.Object) (jsonv.Value, error) {
 	keys := o.Keys()
+	// Brackets, commas and colons first, then each key as it is reached.
+	if c.limited && !c.charge(2+max(len(keys)-1, 0)+len(keys)) {
+		return jsonv.Value{}, errOverBudget
+	}
 	if len(keys) != len(o.GetOwnPropertyNames()) || len(o.Symbols()) > 0 {
 		return jsonv.Value{}, errNotLossless
 	}
@@ -272,6 +377,9 @@ func (c *converter) object(o *goja.Object) (jsonv.Value, error) {
 	}
 	members := make([]jsonv.Member, 0, len(keys))
 	for _, k := range keys {
+		if c.limited && !c.charge(jsonv.StringByteLen(k)) {
+			return jsonv.Value{}, errOverBudget
+		}
 		val, err := c.convert(o.Get(k))
 		if err != nil {
 			return jsonv.Value{}, under(err, keyStep(k))

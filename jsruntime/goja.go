@@ -266,7 +266,12 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}
 	compileSpan := startSpan(ctx, &req, SpanCompile, IsolationInProcess)
-	c := g.compile(req)
+	c, err := g.compile(ctx, req)
+	if err != nil {
+		f := &Failure{Kind: KindAbort, Message: err.Error()}
+		endSpan(compileSpan, f)
+		return led.fail(f), nil
+	}
 	if c.prg == nil {
 		f := &Failure{Kind: KindException, Message: c.msg}
 		endSpan(compileSpan, f)

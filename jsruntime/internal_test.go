@@ -1,10 +1,17 @@
 package jsruntime
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"math"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 func TestLedgerKeepsTheFittingPrefixOfTheFirstOverflowingLine(t *testing.T) {
@@ -160,5 +167,82 @@ func TestSettleWaitEndsBeforeWallCeiling(t *testing.T) {
 		if got := settleWait(remaining); got != want {
 			t.Errorf("settleWait(%v) = %v, want %v", remaining, got, want)
 		}
+	}
+}
+
+func TestHeapAllowanceFollowsTheCollectorSettings(t *testing.T) {
+	const mib = 1 << 20
+	noLimit := int64(math.MaxInt64)
+	tests := []struct {
+		name                         string
+		gcPercent, memoryLimit, base int64
+		want                         int64
+	}{
+		{"GOGC=100", 100, noLimit, 0, 1024 * mib},
+		{"GOGC=50 keeps twice the limit", 50, noLimit, 0, 1024 * mib},
+		{"GOGC=400", 400, noLimit, 0, 2560 * mib},
+		{"GOGC=off", -1, noLimit, 0, 1024 * mib},
+		{"GOGC=400 under a 2 GiB soft limit", 400, 2048 * mib, 24 * mib, 2024 * mib},
+		{"soft limit never cuts below twice the limit", 400, 600 * mib, 0, 1024 * mib},
+		{"GOGC=800 under a 4 GiB soft limit", 800, 4096 * mib, 0, 4096 * mib},
+	}
+	for _, tt := range tests {
+		if got := heapAllowance(512*mib, tt.gcPercent, tt.memoryLimit, tt.base); got != tt.want {
+			t.Errorf("%s: allowance = %d MiB, want %d MiB", tt.name, got/mib, tt.want/mib)
+		}
+	}
+}
+
+func TestIsIndexMatchesItoa(t *testing.T) {
+	for _, i := range []int{0, 1, 9, 10, 99, 100, 12345, 1 << 40} {
+		if !isIndex(strconv.Itoa(i), i) {
+			t.Errorf("isIndex(%q, %d) = false", strconv.Itoa(i), i)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		i    int
+	}{{"", 0}, {"01", 1}, {"00", 0}, {"1 ", 1}, {"-1", -1}, {"1e1", 10}, {"2", 1}, {"99999999999999999999", 0}, {"length", 0}} {
+		if isIndex(c.name, c.i) {
+			t.Errorf("isIndex(%q, %d) = true", c.name, c.i)
+		}
+	}
+}
+
+func TestShiftSourceMapRewritesOnlyTheMappings(t *testing.T) {
+	const prefix = "(async function (tools) {"
+	res := api.Transform(prefix+"const a: number = 1; throw new Error(String(a))\n})", api.TransformOptions{
+		Loader: api.LoaderTS, Sourcefile: sourceFile, Sourcemap: api.SourceMapExternal, SourcesContent: api.SourcesContentExclude,
+	})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	if _, _, ok := mappingsSpan(res.Map); !ok {
+		t.Fatalf("esbuild's map not recognised: %s", res.Map)
+	}
+	got, err := shiftSourceMap(res.Map, len(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in, out map[string]any
+	if err := json.Unmarshal(res.Map, &in); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &out); err != nil {
+		t.Fatalf("shifted map is not JSON: %v: %s", err, got)
+	}
+	want, err := shiftFirstLineColumns(in["mappings"].(string), len(prefix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in["mappings"] = want
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("shifted map = %v, want %v", out, in)
+	}
+	// A map the scan does not recognise takes the decoding path, with the same result.
+	spaced := bytes.Replace(res.Map, []byte(`"mappings":`), []byte(`"mappings" : `), 1)
+	twice := append(bytes.TrimSuffix(bytes.TrimSpace(spaced), []byte("}")), []byte(`,"x":"\"mappings\""}`)...)
+	if got, err := shiftSourceMap(twice, len(prefix)); err != nil || !bytes.Contains(got, []byte(want)) {
+		t.Errorf("fallback: %v, %s", err, got)
 	}
 }

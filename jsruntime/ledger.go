@@ -42,17 +42,22 @@ func (l *ledger) admit(line string) bool {
 	return false
 }
 
-// succeed builds the result of a run that completed with v (Undefined: no value).
-func (l *ledger) succeed(v jsonv.Value) Result {
-	if l.overflowed || (v.IsDefined() && l.total+v.ByteLen() > l.cap) {
+// room is how many bytes of JSON a completion value may take with what the ledger holds now.
+func (l *ledger) room() int { return max(l.cap-l.total, 0) }
+
+// succeed builds the result of a run that completed with v (Undefined: no value), whose compact
+// JSON takes size bytes (as counted by exportWithin).
+func (l *ledger) succeed(v jsonv.Value, size int) Result {
+	if l.overflowed || (v.IsDefined() && l.total+size > l.cap) {
 		return l.outputLimit()
 	}
 	return Result{Value: v, Logs: l.logs}
 }
 
-// fail builds the result of a run that failed with f.
+// fail builds the result of a run that failed with f. An output-limit failure (a log line or
+// the completion value did not fit) gets the output-limit result.
 func (l *ledger) fail(f *Failure) Result {
-	if l.overflowed || l.total+jsonv.StringByteLen(f.Message) > l.cap {
+	if l.overflowed || f.Kind == KindOutputLimit || l.total+jsonv.StringByteLen(f.Message) > l.cap {
 		return l.outputLimit()
 	}
 	return Result{Logs: l.logs, Error: f}

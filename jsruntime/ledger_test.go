@@ -31,6 +31,18 @@ func TestOutputLedger(t *testing.T) {
 			nil, `output-limit: outer outpu`},
 		{"overflowing logs are recounted", 60, `console.log("12345"); console.log("x".repeat(40)); console.log("dropped"); return 1`,
 			[]string{"12345", strings.Repeat("x", 16)}, `output-limit: outer output exceeded 60 bytes`},
+		{"array over cap before its items", 20, `return new Array(30).fill(0)`, nil, `output-limit: outer output exc`},
+		{"array exactly at cap", 23, `return new Array(10).fill(0)`, nil, `[0,0,0,0,0,0,0,0,0,0]`},
+		{"numbers counted as formatted", 18, `return [1e21, 0.1, -5, 1]`, nil, `[1e+21,0.1,-5,1]`},
+		{"numbers one over cap", 17, `return [1e21, 0.1, -5, 1]`, nil, `output-limit: outer output `},
+		{"escapes counted", 100, `return {"a\n\"": "\u0001é"}`, nil, `{"a\n\"":"\u0001é"}`},
+		{"escapes one over cap", 21, `return {"a\n\"": "\u0001é"}`, nil, `output-limit: outer output exce`},
+		{"escapes exactly at cap", 22, `return {"a\n\"": "\u0001é"}`, nil, `{"a\n\"":"\u0001é"}`},
+		{"long string over cap without a copy", 100, `return "x".repeat(1000)`, nil, `output-limit: outer output exceeded 100 bytes`},
+		{"logs then value over the rest", 60, `console.log("x".repeat(10)); return "y".repeat(45)`, []string{strings.Repeat("x", 10)}, `output-limit: outer output exceeded 60 bytes`},
+		{"logs then value in the rest", 60, `console.log("x".repeat(10)); return "y".repeat(44)`, []string{strings.Repeat("x", 10)}, `"` + strings.Repeat("y", 44) + `"`},
+		{"over cap wins over a later invalid member", 100, `return ["x".repeat(300), undefined]`, nil, `output-limit: outer output exceeded 100 bytes`},
+		{"invalid member before the cap is reached", 100, `return [undefined, "x".repeat(300)]`, nil, `invalid-output: program completion must be lossless JSON`},
 		{"failure message charged", 20, `throw new Error("a long message that does not fit")`, nil, `output-limit: outer output exc`},
 	}
 	for _, tt := range tests {

@@ -120,14 +120,14 @@ func (r *run) execute(prg *goja.Program) Result {
 		r.timers.Wait()
 	}()
 
-	value, failure := r.drive(prg)
+	value, size, failure := r.drive(prg)
 	if failure == nil {
 		r.reportUnhandledRejections()
 	}
 	if failure = r.conclude(failure); failure != nil {
 		return r.led.fail(failure)
 	}
-	return r.led.succeed(value)
+	return r.led.succeed(value, size)
 }
 
 // conclude records f unless a failure was recorded first, closes the run, and returns the
@@ -294,7 +294,7 @@ func (r *run) failureOf(err error) *Failure {
 
 // drive sets the run up, calls the program function and runs the loop until the program's
 // promise settles or the run is stopped. It returns the completion value or the failure.
-func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
+func (r *run) drive(prg *goja.Program) (value jsonv.Value, size int, f *Failure) {
 	var promise *goja.Promise
 	err := r.enter(func() error {
 		args, err := r.setup()
@@ -320,51 +320,63 @@ func (r *run) drive(prg *goja.Program) (jsonv.Value, *Failure) {
 		return nil
 	})
 	if err != nil {
-		return jsonv.Value{}, r.failureOf(err)
+		return jsonv.Value{}, 0, r.failureOf(err)
 	}
 
 	for promise.State() == goja.PromiseStatePending {
 		job, f := r.next()
 		if f != nil {
-			return jsonv.Value{}, f
+			return jsonv.Value{}, 0, f
 		}
 		if job != nil {
 			if err := r.enter(job); err != nil {
-				return jsonv.Value{}, r.failureOf(err)
+				return jsonv.Value{}, 0, r.failureOf(err)
 			}
 			continue
 		}
 		if r.pending == 0 {
-			return jsonv.Value{}, &Failure{Kind: KindException, Message: msgNeverSettles}
+			return jsonv.Value{}, 0, &Failure{Kind: KindException, Message: msgNeverSettles}
 		}
 		<-r.wake
 	}
 	if f := r.recorded(); f != nil {
-		return jsonv.Value{}, f
+		return jsonv.Value{}, 0, f
 	}
 
 	result := promise.Result()
 	if promise.State() == goja.PromiseStateRejected {
 		var msg string
 		if err := r.enter(func() error { msg = r.renderThrown(result); return nil }); err != nil {
-			return jsonv.Value{}, r.failureOf(err)
+			return jsonv.Value{}, 0, r.failureOf(err)
 		}
-		return jsonv.Value{}, &Failure{Kind: KindException, Message: msg}
+		return jsonv.Value{}, 0, &Failure{Kind: KindException, Message: msg}
 	}
-	var value jsonv.Value
 	if !goja.IsUndefined(result) {
-		var convErr error
-		if err := r.enter(func() error { value, convErr = r.exportJSON(result); return nil }); err != nil {
-			return jsonv.Value{}, r.failureOf(err)
+		var conv struct { // one variable for the closure (one allocation)
+			value jsonv.Value
+			size  int
+			err   error
 		}
-		if convErr != nil {
-			return jsonv.Value{}, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, convErr, "result")}
+		if err := r.enter(func() error {
+			conv.value, conv.size, conv.err = r.exportWithin(result, r.led.room())
+			return nil
+		}); err != nil {
+			return jsonv.Value{}, 0, r.failureOf(err)
 		}
+		switch {
+		case errors.Is(conv.err, errStopped):
+			return jsonv.Value{}, 0, r.failureOf(conv.err)
+		case errors.Is(conv.err, errOverBudget):
+			return jsonv.Value{}, 0, &Failure{Kind: KindOutputLimit, Message: "output limit"}
+		case conv.err != nil:
+			return jsonv.Value{}, 0, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, conv.err, "result")}
+		}
+		value, size = conv.value, conv.size
 	}
 	if f := r.settleLeftovers(); f != nil {
-		return jsonv.Value{}, f
+		return jsonv.Value{}, 0, f
 	}
-	return value, nil
+	return value, size, nil
 }
 
 // settleGrace is how long a run that succeeded waits for the host calls its program left

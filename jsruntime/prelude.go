@@ -13,6 +13,7 @@ import (
 
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 )
 
 // regexpTimeoutOnce guards the one process-wide setting this package makes.
@@ -78,6 +79,9 @@ type realm struct {
 func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(cfg.MaxStackDepth)
+	// eval and Function compile the program's text: a sourceMappingURL comment in it must not
+	// make goja read a file (see compileWrapped).
+	vm.SetParserOptions(parser.WithDisableSourceMaps)
 	rl := &realm{vm: vm, intr: captureIntrinsics(vm)}
 	if err := rl.guardRegexps(); err != nil {
 		return nil, err

@@ -1,7 +1,7 @@
 package jsruntime
 
 import (
-	"encoding/base64"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -11,25 +11,70 @@ const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 var errBadMappings = errors.New("jsruntime: malformed source map mappings")
 
-// inlineSourceMap returns the source map as a sourceMappingURL comment, with the columns of
-// original line 1 moved left by shift so that positions name the model's own columns, not the
-// wrapper prefix's.
-func inlineSourceMap(sourceMap []byte, shift int) (string, error) {
-	var m map[string]any
-	if err := json.Unmarshal(sourceMap, &m); err != nil {
-		return "", err
+// shiftSourceMap returns the source map with the columns of original line 1 moved left by shift
+// so that positions name the model's own columns, not the wrapper prefix's. Only the mappings
+// string is rewritten, in place in the JSON text (its characters never need escaping); a map
+// whose mappings cannot be found that way is decoded and re-encoded whole.
+func shiftSourceMap(sourceMap []byte, shift int) ([]byte, error) {
+	if start, end, ok := mappingsSpan(sourceMap); ok {
+		shifted, err := shiftFirstLineColumns(string(sourceMap[start:end]), shift)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]byte, 0, len(sourceMap)+len(shifted)-(end-start))
+		out = append(append(append(out, sourceMap[:start]...), shifted...), sourceMap[end:]...)
+		return out, nil
 	}
-	mappings, _ := m["mappings"].(string)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(sourceMap, &m); err != nil {
+		return nil, err
+	}
+	var mappings string
+	if err := json.Unmarshal(m["mappings"], &mappings); err != nil {
+		return nil, err
+	}
 	shifted, err := shiftFirstLineColumns(mappings, shift)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	m["mappings"] = shifted
-	data, err := json.Marshal(m)
-	if err != nil {
-		return "", err
+	if m["mappings"], err = json.Marshal(shifted); err != nil {
+		return nil, err
 	}
-	return "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(data) + "\n", nil
+	return json.Marshal(m)
+}
+
+// mappingsSpan finds the contents of the one "mappings" string of a source map's JSON text: the
+// key appears once, followed by a colon and a string of base64 VLQ digits, ',' and ';' only.
+func mappingsSpan(sourceMap []byte) (start, end int, ok bool) {
+	const key = `"mappings"`
+	i := bytes.Index(sourceMap, []byte(key))
+	if i < 0 || bytes.Count(sourceMap, []byte(key)) != 1 {
+		return 0, 0, false
+	}
+	i += len(key)
+	for i < len(sourceMap) && (sourceMap[i] == ' ' || sourceMap[i] == '\n' || sourceMap[i] == '\t' || sourceMap[i] == '\r') {
+		i++
+	}
+	if i >= len(sourceMap) || sourceMap[i] != ':' {
+		return 0, 0, false
+	}
+	i++
+	for i < len(sourceMap) && (sourceMap[i] == ' ' || sourceMap[i] == '\n' || sourceMap[i] == '\t' || sourceMap[i] == '\r') {
+		i++
+	}
+	if i >= len(sourceMap) || sourceMap[i] != '"' {
+		return 0, 0, false
+	}
+	start = i + 1
+	for end = start; end < len(sourceMap) && sourceMap[end] != '"'; end++ {
+		if c := sourceMap[end]; c != ',' && c != ';' && strings.IndexByte(vlqDigits, c) < 0 {
+			return 0, 0, false
+		}
+	}
+	if end >= len(sourceMap) {
+		return 0, 0, false
+	}
+	return start, end, true
 }
 
 // shiftFirstLineColumns rewrites source map mappings so that every segment pointing into

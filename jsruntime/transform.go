@@ -1,16 +1,20 @@
 package jsruntime
 
 import (
-	"encoding/base64"
+	"container/list"
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	jsast "github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/runcode-dev/runcode/internal/progform"
 )
@@ -18,11 +22,28 @@ import (
 // sourceFile is the name stack traces and syntax errors give the model's program.
 const sourceFile = "main.ts"
 
-// Bounds of the per-runtime cache of compiled programs.
+// transformedFile and sourceMapFile name esbuild's output and its source map, which goja is
+// given from memory (see compileWrapped).
 const (
-	maxCachedPrograms = 64
-	maxCachedSource   = 256 << 10
+	transformedFile = "main.js"
+	sourceMapFile   = "main.js.map"
 )
+
+// errForeignSourceMap refuses a source map other than the transform's own.
+var errForeignSourceMap = errors.New("jsruntime: source maps are read from memory only")
+
+// maxCacheBytes bounds the per-runtime cache of compiled programs by their estimated size
+// (cacheCost): 64 MiB, about 4 MiB of program text. Any program whose estimate fits is cached,
+// whatever its size; the least recently used entries make room.
+const maxCacheBytes = 64 << 20
+
+// cacheCostPerByte is the estimated heap a compiled program holds per byte of its source: the
+// goja program (instructions, constants, the transformed text and its source map) measured at
+// 15-17 bytes per source byte for TypeScript and JavaScript of a few KiB.
+const cacheCostPerByte = 16
+
+// cacheCost is the estimated heap of a cache entry for a program of n bytes under key.
+func cacheCost(key string, n int) int64 { return int64(len(key)) + cacheCostPerByte*int64(n) }
 
 // compiled is the outcome of transforming and compiling one program: a program, or the
 // message of the syntax error that stopped it.
@@ -40,36 +61,89 @@ type compiled struct {
 	generators bool
 }
 
-// programCache is a small bounded cache of compiled programs, keyed by parameters and source.
-// Evicts the oldest entry when full.
+// programCache is a cache of compiled programs, keyed by parameters and source, bounded by
+// the estimated bytes of its entries (maxCacheBytes) and evicting the least recently used.
+// Concurrent runs of the same program that is not cached yet compile it once: the first
+// compiles, the others wait for its result.
 type programCache struct {
-	mu      sync.Mutex
-	entries map[string]compiled
-	order   []string
+	mu       sync.Mutex
+	maxBytes int64 // 0: maxCacheBytes
+	bytes    int64
+	entries  map[string]*list.Element // of *cacheEntry
+	lru      list.List                // most recently used at the front
+	flight   singleflight.Group
+	// compiles counts the programs transformed and compiled (cache misses that did the work).
+	compiles atomic.Int64
+}
+
+type cacheEntry struct {
+	key  string
+	cost int64
+	c    compiled
 }
 
 func (c *programCache) get(key string) (compiled, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.entries[key]
-	return e, ok
+	el, ok := c.entries[key]
+	if !ok {
+		return compiled{}, false
+	}
+	c.lru.MoveToFront(el)
+	return el.Value.(*cacheEntry).c, true
 }
 
-func (c *programCache) put(key string, e compiled) {
+// put adds e under key, evicting the least recently used entries until the estimated total is
+// within maxBytes. An entry whose estimate alone is over maxBytes is not kept.
+func (c *programCache) put(key string, n int, e compiled) {
+	cost := cacheCost(key, n)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.maxBytes == 0 {
+		c.maxBytes = maxCacheBytes
+	}
+	if cost > c.maxBytes {
+		return
+	}
 	if c.entries == nil {
-		c.entries = make(map[string]compiled)
+		c.entries = make(map[string]*list.Element)
 	}
 	if _, ok := c.entries[key]; ok {
 		return
 	}
-	if len(c.order) >= maxCachedPrograms {
-		delete(c.entries, c.order[0])
-		c.order = c.order[1:]
+	for c.bytes+cost > c.maxBytes {
+		oldest := c.lru.Back()
+		old := oldest.Value.(*cacheEntry)
+		c.lru.Remove(oldest)
+		delete(c.entries, old.key)
+		c.bytes -= old.cost
 	}
-	c.entries[key] = e
-	c.order = append(c.order, key)
+	c.entries[key] = c.lru.PushFront(&cacheEntry{key: key, cost: cost, c: e})
+	c.bytes += cost
+}
+
+// compile returns the compiled program under key, from the cache or by calling build once
+// however many callers ask for the same key at once. A caller whose ctx ends while it waits for
+// another's build gets ctx's error; the build goes on for the others and the cache.
+func (c *programCache) compile(ctx context.Context, key string, n int, build func() compiled) (compiled, error) {
+	if e, ok := c.get(key); ok {
+		return e, nil
+	}
+	ch := c.flight.DoChan(key, func() (any, error) {
+		if e, ok := c.get(key); ok { // built by a flight that ended after our get
+			return e, nil
+		}
+		c.compiles.Add(1)
+		e := build()
+		c.put(key, n, e)
+		return e, nil
+	})
+	select {
+	case res := <-ch:
+		return res.Val.(compiled), nil
+	case <-ctx.Done():
+		return compiled{}, context.Cause(ctx)
+	}
 }
 
 // programParams lists the parameters of the program function: each namespace's global, each
@@ -87,18 +161,15 @@ func programParams(nss []Namespace) []string {
 	return append(params, "console")
 }
 
-// compile transforms and compiles req.Program, or returns the syntax error message.
-func (g *Goja) compile(req Request) compiled {
+// compile transforms and compiles req.Program, or returns the syntax error message; it fails
+// only when ctx ends while another run is compiling the same program.
+func (g *Goja) compile(ctx context.Context, req Request) (compiled, error) {
 	prefix := "(async function (" + strings.Join(programParams(req.Bindings), ", ") + `) {"use strict";`
 	key := prefix + "\x00" + req.Program
 	if e, ok := g.cache.get(key); ok {
-		return e
+		return e, nil
 	}
-	e := transformAndCompile(prefix, req.Program)
-	if len(req.Program) <= maxCachedSource {
-		g.cache.put(key, e)
-	}
-	return e
+	return g.cache.compile(ctx, key, len(req.Program), func() compiled { return transformAndCompile(prefix, req.Program) })
 }
 
 // transformAndCompile wraps program as the body of an async function expression (the prefix on
@@ -122,7 +193,7 @@ func transformAndCompile(prefix, program string) compiled {
 	if convErr != nil {
 		return compiled{msg: sourceFile + ":" + convErr.Error()}
 	}
-	prg, err := compileWrapped(sourceFile, prefix+program+"\n})")
+	prg, err := compileWrapped(sourceFile, prefix+program+"\n})", nil)
 	if err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program), generators: strings.Contains(program, "*")}
 	}
@@ -150,11 +221,11 @@ func transformAndCompile(prefix, program string) compiled {
 		}
 		return compiled{msg: strings.Join(msgs, "\n")}
 	}
-	sourceMap, err := inlineSourceMap(res.Map, len(prefix))
+	sourceMap, err := shiftSourceMap(res.Map, len(prefix))
 	if err != nil {
-		sourceMap = "\n//# sourceMappingURL=data:application/json;base64," + base64.StdEncoding.EncodeToString(res.Map) + "\n"
+		sourceMap = res.Map
 	}
-	prg, err = compileWrapped("main.js", string(res.Code)+sourceMap)
+	prg, err = compileWrapped(transformedFile, string(res.Code)+"\n//# sourceMappingURL="+sourceMapFile+"\n", sourceMap)
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
@@ -166,8 +237,22 @@ func transformAndCompile(prefix, program string) compiled {
 // run code at the top level of the script, outside the strict-mode function body and its
 // parameters. The wrapper is the script's only expression statement and its last statement; all
 // that may precede it are the declarations of helpers esbuild adds when it lowers syntax.
-func compileWrapped(name, src string) (*goja.Program, error) {
-	ast, err := goja.Parse(name, src)
+//
+// sourceMap, when not nil, is the source map of src, which names it as sourceMapFile; goja reads
+// no other. Without one, source maps are off: a program's own sourceMappingURL comment would
+// otherwise make goja read the file it names (the host's files, or a device or pipe that never
+// ends).
+func compileWrapped(name, src string, sourceMap []byte) (*goja.Program, error) {
+	opt := parser.WithDisableSourceMaps
+	if sourceMap != nil {
+		opt = parser.WithSourceMapLoader(func(path string) ([]byte, error) {
+			if path != sourceMapFile {
+				return nil, errForeignSourceMap
+			}
+			return sourceMap, nil
+		})
+	}
+	ast, err := goja.Parse(name, src, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -73,6 +73,9 @@ type cli struct {
 	replay *replay.Executor
 	// tracing exports the runs' spans (see openTracing); nil traces nothing.
 	tracing *sdktrace.TracerProvider
+	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
+	// before the runtime opens, for the process's soft memory limit (see gc.go).
+	followMemory func(memory int64)
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)

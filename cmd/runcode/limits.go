@@ -146,6 +146,9 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		}
 		return nil, err
 	}
+	if c.followMemory != nil {
+		c.followMemory(int64(lim.memory))
+	}
 	rt, err := lim.runtime()
 	if err != nil {
 		if checker != nil {

@@ -32,6 +32,7 @@ import (
 )
 
 func main() {
+	applyGCDefaults(os.Getenv)
 	runWorkerIfRequested()
 	os.Exit(cliMain(os.Args[1:], nil))
 }
@@ -43,7 +44,7 @@ func main() {
 func cliMain(args []string, wrapRuntime func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime) int {
 	ctx, stop := watchSignals(context.Background(), os.Stderr, os.Exit)
 	defer stop()
-	c := &cli{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, wrapRuntime: wrapRuntime}
+	c := &cli{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, wrapRuntime: wrapRuntime, followMemory: followMemoryFlag}
 	return c.main(args)
 }
 

@@ -12,6 +12,13 @@ import (
 // itself (main), for the tests that need a real process: signals, exit statuses, stdio; with
 // hangEnv set too, its programs can call testHooks.hang().
 func TestMain(m *testing.M) {
+	if os.Getenv(cliEnv) == "1" || os.Getenv(gcProbeEnv) == "1" {
+		applyGCDefaults(os.Getenv) // as main does
+	}
+	if os.Getenv(gcProbeEnv) == "1" {
+		printGCSettings()
+		os.Exit(0)
+	}
 	runWorkerIfRequested()
 	if os.Getenv(cliEnv) == "1" {
 		var wrap func(jsruntime.ClosableRuntime) jsruntime.ClosableRuntime
