@@ -9,7 +9,8 @@ import (
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
-// The limits on one tool schema (parameters or output). The JSON Schema compiler grows
+// The limits on one tool schema (parameters or output) outside the upstream subset (a schema
+// inside it is validated without compiling, at any depth and size). The JSON Schema compiler grows
 // superlinearly with a schema's depth (roughly cubic: 256 nested levels take most of a second,
 // 1,600 levels minutes) and quadratically with its number of subschemas, so registration
 // refuses a schema beyond these limits before compiling it; below them a compile takes
@@ -25,7 +26,7 @@ const (
 )
 
 // ErrSchemaTooLarge is the cause (errors.Is) of a registration refused because a schema
-// exceeds MaxSchemaDepth or MaxSchemaValues.
+// outside the upstream subset exceeds MaxSchemaDepth or MaxSchemaValues.
 var ErrSchemaTooLarge = errors.New("schema too large")
 
 // checkSchemaLimits returns an error wrapping ErrSchemaTooLarge when doc exceeds the limits.
