@@ -294,7 +294,9 @@ func BenchmarkRegisterDeepSchema(b *testing.B) {
 	}{
 		{"full", (MaxSchemaDepth - 1) / 2, nestedFullProperties, nestedObjectValue},
 		{"full", 5000, nestedFullProperties, nestedObjectValue},
+		{"subset", 1000, nestedProperties, nestedObjectValue},
 		{"subset", 5000, nestedProperties, nestedObjectValue},
+		{"subset-oneOf", 1000, nestedNullable, func(int) jsonv.Value { return jsonv.MustParse(`{"v":1}`) }},
 		{"subset-oneOf", 5000, nestedNullable, func(int) jsonv.Value { return jsonv.MustParse(`{"v":1}`) }},
 	} {
 		schema, bad := bc.schema(bc.levels), bc.bad(bc.levels)

@@ -133,6 +133,9 @@ func inSubset(schema jsonv.Value) bool {
 // lossless JSON, so the upstream's checks for circular schemas and for annotations that are not
 // lossless JSON never fire.
 func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
+	if c.quiet && c.failed {
+		return // the answer is known
+	}
 	if node.Kind() != jsonv.Object {
 		c.fail(at, " must be a schema object")
 		return
@@ -142,6 +145,10 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 		case "type", "oneOf", "properties", "required", "additionalProperties", "items", "enum", "const",
 			"description", "title", "default", "examples":
 		default:
+			if c.quiet { // the usual way out of the subset, answered without formatting
+				c.failed = true
+				return
+			}
 			c.fail(at, ".%s is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)", m.Key)
 		}
 	}
@@ -159,6 +166,10 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 	case !hasType && !hasOneOf:
 		for _, key := range subsetConstraints {
 			if _, ok := node.Get(key); ok {
+				if c.quiet {
+					c.failed = true
+					return
+				}
 				c.fail(at, ".%s requires type or oneOf", key)
 			}
 		}
@@ -245,8 +256,8 @@ func (c *subsetCheck) object(node jsonv.Value, at *subsetPath) {
 		if !allOfKind(req, jsonv.String) {
 			c.fail(at, ".required must be an array of strings")
 		} else {
-			for _, name := range req.Items() {
-				if _, declared := props.Get(name.AsString()); !declared {
+			for i := range req.Len() {
+				if name := req.Index(i); !hasKey(props, name.AsString()) {
 					c.fail(at, ".required names %s which is not in properties", jsonv.AppendString(nil, name.AsString()))
 				}
 			}
@@ -261,8 +272,8 @@ func (c *subsetCheck) scalar(node jsonv.Value, at *subsetPath, t string) {
 	enum, hasEnum := node.Get("enum")
 	enumOK := hasEnum && enum.Kind() == jsonv.Array && enum.Len() > 0
 	if enumOK {
-		for _, x := range enum.Items() {
-			enumOK = enumOK && subsetTypeMatches(t, x)
+		for i := range enum.Len() {
+			enumOK = enumOK && subsetTypeMatches(t, enum.Index(i))
 		}
 	}
 	if hasEnum && !enumOK {
@@ -296,13 +307,19 @@ func subsetTypeMatches(t string, x jsonv.Value) bool {
 	return false
 }
 
+// hasKey reports whether object v has the member key.
+func hasKey(v jsonv.Value, key string) bool {
+	_, ok := v.Get(key)
+	return ok
+}
+
 // allOfKind reports whether v is an array whose items are all of kind k.
 func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
 	if v.Kind() != jsonv.Array {
 		return false
 	}
-	for _, x := range v.Items() {
-		if x.Kind() != k {
+	for i := range v.Len() {
+		if v.Index(i).Kind() != k {
 			return false
 		}
 	}
@@ -311,8 +328,8 @@ func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
 
 // containsValue reports whether the array of scalars list holds the scalar x.
 func containsValue(list, x jsonv.Value) bool {
-	for _, y := range list.Items() {
-		if y.Kind() == x.Kind() && y.String() == x.String() {
+	for i := range list.Len() {
+		if y := list.Index(i); y.Kind() == x.Kind() && y.String() == x.String() {
 			return true
 		}
 	}
