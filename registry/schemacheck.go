@@ -29,6 +29,9 @@ const (
 // outside the upstream subset exceeds MaxSchemaDepth or MaxSchemaValues.
 var ErrSchemaTooLarge = errors.New("schema too large")
 
+// outsideSubset ends a limit's message: it says how a schema escapes the limits.
+const outsideSubset = " for a schema outside the upstream subset (type, oneOf, properties, required, additionalProperties, items, enum, const, annotations), which has no limit"
+
 // checkSchemaLimits returns an error wrapping ErrSchemaTooLarge when doc exceeds the limits.
 // text is doc's compact JSON text: a text no longer than MaxSchemaValues bytes cannot hold more
 // values, so only a longer one is counted. It takes constant time for a doc nested too deeply,
@@ -38,7 +41,7 @@ func checkSchemaLimits(doc jsonv.Value, text []byte) error {
 		return err
 	}
 	if len(text) > MaxSchemaValues && countValues(doc, MaxSchemaValues+1) > MaxSchemaValues {
-		return fmt.Errorf("%w: it holds more than %d JSON values", ErrSchemaTooLarge, MaxSchemaValues)
+		return fmt.Errorf("%w: it holds more than %d JSON values%s", ErrSchemaTooLarge, MaxSchemaValues, outsideSubset)
 	}
 	return nil
 }
@@ -47,7 +50,7 @@ func checkSchemaLimits(doc jsonv.Value, text []byte) error {
 // MaxSchemaDepth, in constant time.
 func checkSchemaDepth(doc jsonv.Value) error {
 	if d := doc.Depth(); d > MaxSchemaDepth {
-		return fmt.Errorf("%w: it nests %d levels deep, more than the limit of %d", ErrSchemaTooLarge, d, MaxSchemaDepth)
+		return fmt.Errorf("%w: it nests %d levels deep, more than the limit of %d%s", ErrSchemaTooLarge, d, MaxSchemaDepth, outsideSubset)
 	}
 	return nil
 }

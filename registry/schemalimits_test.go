@@ -48,7 +48,7 @@ func TestDeepSchemaIsRefusedPromptly(t *testing.T) {
 			if !errors.Is(err, ErrSchemaTooLarge) || !errors.Is(err, CodeInvalidDefinition) {
 				t.Fatalf("err = %v, want INVALID_DEFINITION wrapping ErrSchemaTooLarge", err)
 			}
-			if want := fmt.Sprintf(`tool "deep": parameters schema: schema too large: it nests %d levels deep, more than the limit of %d`, schema.Depth(), MaxSchemaDepth); err.Error() != want {
+			if want := fmt.Sprintf(`tool "deep": parameters schema: schema too large: it nests %d levels deep, more than the limit of %d`+outsideSubset, schema.Depth(), MaxSchemaDepth); err.Error() != want {
 				t.Errorf("err = %q, want %q", err, want)
 			}
 		})
