@@ -360,9 +360,11 @@ func ValidateSubsetValue(schema, value jsonv.Value, rootLabel string) []string {
 // square of a deep value's size.
 const maxRegistryViolations = 100
 
-// validateSubsetForRegistry is ValidateSubsetValue in the registry's message shape: a type
-// mismatch also names the JSON type it got ("\"value.file\" must be a string, got number"),
-// and violations beyond maxRegistryViolations are summed up in one last message.
+// validateSubsetForRegistry is ValidateSubsetValue in the registry's message shape, that of
+// the full validator's messages: a type mismatch also names the JSON type it got
+// ("\"value.file\" must be a string, got number"), a failed const is reported alone, a value
+// matching no oneOf branch gets the violations of every branch, and violations beyond
+// maxRegistryViolations are summed up in one last message.
 func validateSubsetForRegistry(schema, value jsonv.Value, rootLabel string) []string {
 	c := subsetValidation{registry: true}
 	return c.run(schema, value, rootLabel)
@@ -415,8 +417,36 @@ func (c *subsetValidation) report(message func() string) {
 	}
 }
 
+// adopt records the violations of b, a registry validation of the same value below c (which is
+// one too). Nested oneOf hand their violations up level by level, so the first are taken over
+// rather than copied.
+func (c *subsetValidation) adopt(b *subsetValidation) {
+	c.failed = c.failed || b.failed
+	c.omitted += b.omitted
+	if len(c.violations) == 0 {
+		c.violations = b.violations
+		return
+	}
+	for _, m := range b.violations {
+		if len(c.violations) >= maxRegistryViolations {
+			c.omitted++
+		} else {
+			c.violations = append(c.violations, m)
+		}
+	}
+}
+
 func (c *subsetValidation) fail(at *subsetPath, format string, args ...any) {
-	c.report(func() string { return quoted(at) + fmt.Sprintf(format, args...) })
+	c.report(func() string { return c.quoted(at) + fmt.Sprintf(format, args...) })
+}
+
+// quoted renders the path at as c's messages quote it: as a JSON string for the upstream's
+// messages, as a Go string (strconv.Quote) for the registry's.
+func (c *subsetValidation) quoted(at *subsetPath) string {
+	if c.registry {
+		return quotePath(at.String())
+	}
+	return quoted(at)
 }
 
 // done reports whether a quiet validation has found its answer.
@@ -446,11 +476,11 @@ func (c *subsetValidation) element(at *subsetPath, i int) *subsetPath {
 func (c *subsetValidation) typeMismatch(at *subsetPath, t string, v jsonv.Value) {
 	c.report(func() string {
 		if c.registry {
-			return quoted(at) + " must be " + article(t) + t + ", got " + jsonTypeName(v)
+			return c.quoted(at) + " must be " + article(t) + t + ", got " + jsonTypeName(v)
 		}
 		want := map[string]string{"object": "an object", "array": "an array", "string": "a string", "number": "a number",
 			"integer": "an integer", "boolean": "a boolean", "null": "null"}[t]
-		return quoted(at) + " must be " + want
+		return c.quoted(at) + " must be " + want
 	})
 }
 
@@ -478,6 +508,10 @@ func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
 		return
 	}
 	if oneOf, ok := schema.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
+		if c.registry && !c.quiet {
+			c.oneOf(oneOf, v, at)
+			return
+		}
 		matched := 0
 		for i := range oneOf.Len() {
 			b := subsetValidation{quiet: true}
@@ -531,6 +565,31 @@ func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
 	}
 }
 
+// oneOf validates v against the branches of oneOf in the registry's shape: when no branch
+// matches, the violations of every branch, as the full validator reports them. Each branch is
+// validated once, collecting what it finds (at most maxRegistryViolations rendered), so nested
+// oneOf cost time linear in their size.
+func (c *subsetValidation) oneOf(oneOf, v jsonv.Value, at *subsetPath) {
+	matched := 0
+	var failed []*subsetValidation
+	for i := range oneOf.Len() {
+		b := &subsetValidation{registry: true}
+		if b.value(oneOf.Index(i), v, at); !b.failed {
+			matched++
+		} else if matched == 0 {
+			failed = append(failed, b)
+		}
+	}
+	switch {
+	case matched == 0:
+		for _, b := range failed {
+			c.adopt(b)
+		}
+	case matched > 1:
+		c.fail(at, " must match exactly one oneOf branch (matched %d)", matched)
+	}
+}
+
 func (c *subsetValidation) object(schema, v jsonv.Value, at *subsetPath) {
 	if v.Kind() != jsonv.Object {
 		c.typeMismatch(at, "object", v)
@@ -541,7 +600,7 @@ func (c *subsetValidation) object(schema, v jsonv.Value, at *subsetPath) {
 	for i := 0; i < required.Len() && !c.done(); i++ {
 		name := required.Index(i).AsString()
 		if _, ok := v.Get(name); !ok {
-			c.report(func() string { return "missing required property " + quoted(c.member(at, name)) })
+			c.report(func() string { return "missing required property " + c.quoted(c.member(at, name)) })
 		}
 	}
 	for i := 0; i < props.Len() && !c.done(); i++ {
@@ -555,7 +614,7 @@ func (c *subsetValidation) object(schema, v jsonv.Value, at *subsetPath) {
 			key := v.Member(i).Key
 			if _, declared := props.Get(key); !declared {
 				c.report(func() string {
-					return quoted(c.member(at, key)) + " is not a declared property (additionalProperties: false)"
+					return c.quoted(c.member(at, key)) + " is not a declared property (additionalProperties: false)"
 				})
 			}
 		}
