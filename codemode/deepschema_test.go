@@ -43,7 +43,33 @@ func deepTool() registry.Tool {
 // steps used to be refused (the schema limits) or to take minutes (the compile is cubic in
 // depth), so the test's own timeout bounds them.
 func TestDeepSubsetSchemaEndToEnd(t *testing.T) {
-	reg := setup(t, jsruntime.Config{}, nil, deepTool())
+	for _, isolation := range []string{jsruntime.IsolationInProcess, jsruntime.IsolationProcess} {
+		t.Run(isolation, func(t *testing.T) { testDeepSubsetSchema(t, isolation) })
+	}
+}
+
+func testDeepSubsetSchema(t *testing.T, isolation string) {
+	reg := registry.New()
+	if _, err := reg.Register(deepTool()); err != nil {
+		t.Fatal(err)
+	}
+	var rt jsruntime.ClosableRuntime
+	var err error
+	if isolation == jsruntime.IsolationProcess {
+		rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
+	} else {
+		rt, err = jsruntime.New(jsruntime.Config{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+		t.Fatal(err)
+	}
 
 	wantV := "v: string" + strings.Repeat(" | null", deepLevels) + ";"
 	wantW := "w?: string" + strings.Repeat("[]", deepLevels) + ";"
