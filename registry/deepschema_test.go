@@ -192,3 +192,32 @@ func FuzzSubsetValidatorAgreesWithCompiler(f *testing.F) {
 		}
 	})
 }
+
+// nestedNullableObjects returns levels nested oneOf [{"type":"object","properties":{"a": …}},
+// {"type":"null"}] around {"type":"string"}: four JSON levels each.
+func nestedNullableObjects(levels int) jsonv.Value {
+	return jsonv.MustParse(strings.Repeat(`{"oneOf":[{"type":"object","properties":{"a":`, levels) + `{"type":"string"}` +
+		strings.Repeat(`}},{"type":"null"}]}`, levels))
+}
+
+// A value failing nested oneOf through objects fails a branch at every level, each naming a
+// path as deep as its level: only the messages reported are rendered, so the work stays
+// linear (rendering all of them would cost the square of the depth).
+func TestDeepOneOfViolationsRenderOnlyWhatIsReported(t *testing.T) {
+	const levels = 2900 // 11,601 JSON levels, within jsonv.MaxDepth
+	reg := New()
+	if _, err := reg.Register(toolWith("t", nestedNullableObjects(levels))); err != nil {
+		t.Fatal(err)
+	}
+	if res := execute(reg, "t", jsonv.MustParse(strings.Repeat(`{"a":`, levels)+`"x"`+strings.Repeat(`}`, levels))); res.IsError {
+		t.Fatalf("a valid value: %v", res.Err)
+	}
+	res := execute(reg, "t", nestedObjectValue(levels))
+	leaf := `invalid arguments: "` + strings.TrimSuffix(strings.Repeat("a.", levels), ".") + `" must be a string, got number; `
+	below := `"` + strings.TrimSuffix(strings.Repeat("a.", levels-1), ".") + `" must be a null, got object; `
+	msg := res.Err.Error()
+	if !errors.Is(res.Err, CodeInvalidArgs) || !strings.HasPrefix(msg, leaf+below) ||
+		!strings.HasSuffix(msg, fmt.Sprintf("; and %d more violations", levels+1-maxRegistryViolations)) {
+		t.Fatalf("err = %.300v…", res.Err)
+	}
+}

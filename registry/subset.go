@@ -372,7 +372,10 @@ func validateSubsetForRegistry(schema, value jsonv.Value, rootLabel string) []st
 
 // subsetValidation collects the violations of one value.
 type subsetValidation struct {
-	violations []string
+	// violations render the messages once the validation is over: a message names a path as
+	// deep as the value, and those of oneOf branches that are dropped or left out past
+	// maxRegistryViolations would cost time for nothing.
+	violations []func() string
 	// quiet only decides whether the value conforms (a oneOf branch's trial): it stops at the
 	// first violation and renders nothing, so nested oneOf branches cost linear time.
 	quiet  bool
@@ -386,13 +389,20 @@ func (c *subsetValidation) run(schema, value jsonv.Value, rootLabel string) []st
 	at := &subsetPath{seg: rootLabel}
 	if schema.Depth() > jsonv.MaxDepth || value.Depth() > jsonv.MaxDepth {
 		c.fail(at, " nests deeper than %d levels", jsonv.MaxDepth)
-		return c.violations
+	} else {
+		c.value(schema, value, at)
 	}
-	c.value(schema, value, at)
+	if len(c.violations) == 0 {
+		return nil
+	}
+	out := make([]string, len(c.violations), len(c.violations)+1)
+	for i, render := range c.violations {
+		out[i] = render()
+	}
 	if c.omitted > 0 {
-		c.violations = append(c.violations, fmt.Sprintf("and %d more violations", c.omitted))
+		out = append(out, fmt.Sprintf("and %d more violations", c.omitted))
 	}
-	return c.violations
+	return out
 }
 
 // quoted renders the path at as a message quotes it.
@@ -404,8 +414,8 @@ func quoted(at *subsetPath) string {
 	return string(jsonv.AppendString(nil, p))
 }
 
-// report records one violation, rendered by message unless the validation is quiet or has
-// rendered enough.
+// report records one violation, rendered by message at the end unless the validation is quiet
+// or has enough.
 func (c *subsetValidation) report(message func() string) {
 	c.failed = true
 	switch {
@@ -413,7 +423,7 @@ func (c *subsetValidation) report(message func() string) {
 	case c.registry && len(c.violations) >= maxRegistryViolations:
 		c.omitted++
 	default:
-		c.violations = append(c.violations, message())
+		c.violations = append(c.violations, message)
 	}
 }
 
