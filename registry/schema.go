@@ -16,9 +16,10 @@ import (
 )
 
 // compiledSchema is one distinct JSON Schema (by canonical bytes), checked at registration and
-// shared by every tool of a registry that declares it. The full compiler runs at registration
-// only for a schema certainlyValid cannot vouch for; otherwise it runs on the first validation
-// the fast subset cannot decide, once.
+// shared by every tool of a registry that declares it. A schema inside the upstream subset is
+// never compiled: the fast subset, then the subset validator decide. Otherwise the full
+// compiler runs at registration for a schema certainlyValid cannot vouch for, or else on the
+// first validation the fast subset cannot decide, once.
 type compiledSchema struct {
 	key string      // the canonical bytes: the compact JSON text
 	doc jsonv.Value // the schema as first registered
