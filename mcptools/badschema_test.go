@@ -18,7 +18,8 @@ import (
 )
 
 // badSchemaServer serves one good tool and two a registry refuses: one whose inputSchema is
-// invalid JSON Schema, one whose inputSchema nests far beyond registry.MaxSchemaDepth.
+// invalid JSON Schema, one whose inputSchema nests far beyond registry.MaxSchemaDepth (outside
+// the upstream subset: minLength; a subset schema loads at any depth).
 func badSchemaServer(t *testing.T) string {
 	t.Helper()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bad-schemas", Version: "v0"}, nil)
@@ -28,7 +29,7 @@ func badSchemaServer(t *testing.T) string {
 	srv.AddTool(&mcp.Tool{Name: "good", InputSchema: json.RawMessage(`{"type":"object"}`)}, reply)
 	srv.AddTool(&mcp.Tool{Name: "invalid", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":5}}}`)}, reply)
 	const levels = 300 // 603 JSON levels: within the 1,000 the MCP SDK's JSON takes, far past the schema limit
-	deep := `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"object","properties":{"a":`, levels) + `{}` + strings.Repeat(`}}`, levels) + `}}`
+	deep := `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"object","properties":{"a":`, levels) + `{"type":"string","minLength":1}` + strings.Repeat(`}}`, levels) + `}}`
 	srv.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(deep)}, reply)
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(hs.Close)

@@ -78,8 +78,9 @@ func fastDraft(url string) bool {
 	return false
 }
 
-// compileFast returns doc as a fastSchema, or nil when doc is not in the subset. doc has
-// compiled with the full validator already.
+// compileFast returns doc as a fastSchema, or nil when doc is not in the subset. doc is a
+// valid schema already (it passed the full compiler, certainlyValid or the upstream subset
+// check); compileFast also returns nil for any keyword value it does not expect.
 func compileFast(doc jsonv.Value, root bool) *fastSchema {
 	switch doc.Kind() {
 	case jsonv.Bool:

@@ -24,9 +24,12 @@
 // offered (code, both) and whether direct calls of other tools are refused (code).
 //
 // Schemas are full JSON Schema (2020-12 and draft-07). A registry checks and compiles each
-// distinct schema once, however many tools declare it, and refuses a schema nested deeper than
-// MaxSchemaDepth or holding more than MaxSchemaValues values (the compiler's time grows
-// superlinearly with both). Compiler does the same ahead of registration for a loader that
+// distinct schema once, however many tools declare it. A schema inside the upstream subset
+// (CheckSubsetSchema) is never compiled: the subset validator checks values against it in
+// linear time, so it may nest as deep as any JSON value (jsonv.MaxDepth) and be of any size.
+// Any other schema needs the full compiler, whose time grows superlinearly with depth and
+// size, and is refused when nested deeper than MaxSchemaDepth or holding more than
+// MaxSchemaValues values. Compiler does the same ahead of registration for a loader that
 // reports bad definitions itself. CheckSubsetSchema and
 // CheckObjectSubsetSchema check that a schema stays inside the smaller subset the upstream Code
 // Mode enforces (UNSUPPORTED_SCHEMA otherwise), for schemas that must also work there, and
@@ -316,8 +319,8 @@ func (r *Registry) SetApprover(a Approver) {
 // Register adds tools to the global layer and returns the function that removes exactly these
 // registrations (a later registration of the same name is not affected). It fails, adding
 // none, when a definition is invalid, a name is registered twice in the layer, or a name is
-// ReservedName. Errors have code INVALID_DEFINITION; a schema beyond MaxSchemaDepth or
-// MaxSchemaValues is invalid too (errors.Is ErrSchemaTooLarge). Each distinct schema is
+// ReservedName. Errors have code INVALID_DEFINITION; a schema outside the upstream subset and
+// beyond MaxSchemaDepth or MaxSchemaValues is invalid too (errors.Is ErrSchemaTooLarge). Each distinct schema is
 // checked and compiled once per registry, however many tools declare it.
 func (r *Registry) Register(tools ...Tool) (unregister func(), err error) {
 	return r.register(context.Background(), nil, tools)

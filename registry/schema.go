@@ -16,12 +16,16 @@ import (
 )
 
 // compiledSchema is one distinct JSON Schema (by canonical bytes), checked at registration and
-// shared by every tool of a registry that declares it. The full compiler runs at registration
-// only for a schema certainlyValid cannot vouch for; otherwise it runs on the first validation
-// the fast subset cannot decide, once.
+// shared by every tool of a registry that declares it. A schema inside the upstream subset is
+// never compiled: the fast subset, then the subset validator decide. Otherwise the full
+// compiler runs at registration for a schema certainlyValid cannot vouch for, or else on the
+// first validation the fast subset cannot decide, once.
 type compiledSchema struct {
 	key string      // the canonical bytes: the compact JSON text
 	doc jsonv.Value // the schema as first registered
+	// subset: doc is inside the upstream subset (CheckSubsetSchema), validated by the subset
+	// validator at any depth and never compiled.
+	subset bool
 
 	// fast is doc in the fast subset (nil: not in it), made on the first validation: most
 	// registered tools are never called.
@@ -51,19 +55,27 @@ func compileSchema(cache *schemaCache, doc jsonv.Value) (*compiledSchema, error)
 	if !doc.IsDefined() {
 		return nil, nil
 	}
-	if err := checkSchemaDepth(doc); err != nil {
-		return nil, err // before encoding it: a deep schema is refused in constant time
+	// A schema inside the subset is never compiled, so it may be as deep and as large as any
+	// JSON value; any other schema must stay within the compiler's limits. The subset check is
+	// linear, and the depth check constant, so a deep schema is refused (or accepted) promptly.
+	subset := inSubset(doc)
+	if !subset {
+		if err := checkSchemaDepth(doc); err != nil {
+			return nil, err // before encoding it
+		}
 	}
 	text := jsonv.AppendJSON(make([]byte, 0, 512), doc)
-	if err := checkSchemaLimits(doc, text); err != nil {
-		return nil, err
+	if !subset {
+		if err := checkSchemaLimits(doc, text); err != nil {
+			return nil, err
+		}
 	}
 	key := string(text)
 	if s := cache.acquireKey(key); s != nil {
 		return s, nil
 	}
-	s := &compiledSchema{key: key, doc: doc}
-	if !certainlyValid(doc) {
+	s := &compiledSchema{key: key, doc: doc, subset: subset}
+	if !subset && !certainlyValid(doc) {
 		full, err := compileFull(doc)
 		if err != nil {
 			return nil, err
@@ -110,6 +122,9 @@ func (s *compiledSchema) violations(v jsonv.Value, rootLabel string) []string {
 	}
 	if fast := s.fastSubset(); fast != nil && fast.accepts(v) {
 		return nil
+	}
+	if s.subset {
+		return validateSubsetForRegistry(s.doc, v, rootLabel)
 	}
 	full, err := s.validator()
 	if err != nil {

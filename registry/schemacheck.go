@@ -9,7 +9,8 @@ import (
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
-// The limits on one tool schema (parameters or output). The JSON Schema compiler grows
+// The limits on one tool schema (parameters or output) outside the upstream subset (a schema
+// inside it is validated without compiling, at any depth and size). The JSON Schema compiler grows
 // superlinearly with a schema's depth (roughly cubic: 256 nested levels take most of a second,
 // 1,600 levels minutes) and quadratically with its number of subschemas, so registration
 // refuses a schema beyond these limits before compiling it; below them a compile takes
@@ -25,8 +26,11 @@ const (
 )
 
 // ErrSchemaTooLarge is the cause (errors.Is) of a registration refused because a schema
-// exceeds MaxSchemaDepth or MaxSchemaValues.
+// outside the upstream subset exceeds MaxSchemaDepth or MaxSchemaValues.
 var ErrSchemaTooLarge = errors.New("schema too large")
+
+// outsideSubset ends a limit's message: it says how a schema escapes the limits.
+const outsideSubset = " for a schema outside the upstream subset (type, oneOf, properties, required, additionalProperties, items, enum, const, annotations), which has no limit"
 
 // checkSchemaLimits returns an error wrapping ErrSchemaTooLarge when doc exceeds the limits.
 // text is doc's compact JSON text: a text no longer than MaxSchemaValues bytes cannot hold more
@@ -37,7 +41,7 @@ func checkSchemaLimits(doc jsonv.Value, text []byte) error {
 		return err
 	}
 	if len(text) > MaxSchemaValues && countValues(doc, MaxSchemaValues+1) > MaxSchemaValues {
-		return fmt.Errorf("%w: it holds more than %d JSON values", ErrSchemaTooLarge, MaxSchemaValues)
+		return fmt.Errorf("%w: it holds more than %d JSON values%s", ErrSchemaTooLarge, MaxSchemaValues, outsideSubset)
 	}
 	return nil
 }
@@ -46,7 +50,7 @@ func checkSchemaLimits(doc jsonv.Value, text []byte) error {
 // MaxSchemaDepth, in constant time.
 func checkSchemaDepth(doc jsonv.Value) error {
 	if d := doc.Depth(); d > MaxSchemaDepth {
-		return fmt.Errorf("%w: it nests %d levels deep, more than the limit of %d", ErrSchemaTooLarge, d, MaxSchemaDepth)
+		return fmt.Errorf("%w: it nests %d levels deep, more than the limit of %d%s", ErrSchemaTooLarge, d, MaxSchemaDepth, outsideSubset)
 	}
 	return nil
 }

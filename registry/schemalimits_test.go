@@ -17,7 +17,14 @@ func nestedProperties(levels int) jsonv.Value {
 	return jsonv.MustParse(strings.Repeat(`{"type":"object","properties":{"a":`, levels) + `{"type":"string"}` + strings.Repeat(`}}`, levels))
 }
 
-// nestedOneOf returns a schema nesting levels oneOf, 2×levels+1 JSON levels.
+// nestedFullProperties is nestedProperties with a leaf outside the upstream subset
+// (minLength), so that the full compiler and its limits apply.
+func nestedFullProperties(levels int) jsonv.Value {
+	return jsonv.MustParse(strings.Repeat(`{"type":"object","properties":{"a":`, levels) + `{"type":"string","minLength":1}` + strings.Repeat(`}}`, levels))
+}
+
+// nestedOneOf returns a schema nesting levels one-branch oneOf (outside the upstream subset,
+// which wants two branches at least), 2×levels+1 JSON levels.
 func nestedOneOf(levels int) jsonv.Value {
 	return jsonv.MustParse(strings.Repeat(`{"oneOf":[`, levels) + `{"type":"string"}` + strings.Repeat(`]}`, levels))
 }
@@ -28,11 +35,12 @@ func toolWith(name string, params jsonv.Value) Tool {
 	}}
 }
 
-// A schema of 5,000 nested levels (which used to compile for longer than minutes, the
-// compile growing with the cube of the depth) is refused at once, naming the tool, well within
-// a deadline that a compile of it would miss by orders of magnitude.
+// A schema outside the upstream subset of 5,000 nested levels (which used to compile for
+// longer than minutes, the compile growing with the cube of the depth) is refused at once,
+// naming the tool, well within a deadline that a compile of it would miss by orders of
+// magnitude.
 func TestDeepSchemaIsRefusedPromptly(t *testing.T) {
-	for name, schema := range map[string]jsonv.Value{"properties": nestedProperties(5000), "oneOf": nestedOneOf(5000)} {
+	for name, schema := range map[string]jsonv.Value{"properties": nestedFullProperties(5000), "oneOf": nestedOneOf(5000)} {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -40,17 +48,18 @@ func TestDeepSchemaIsRefusedPromptly(t *testing.T) {
 			if !errors.Is(err, ErrSchemaTooLarge) || !errors.Is(err, CodeInvalidDefinition) {
 				t.Fatalf("err = %v, want INVALID_DEFINITION wrapping ErrSchemaTooLarge", err)
 			}
-			if want := fmt.Sprintf(`tool "deep": parameters schema: schema too large: it nests %d levels deep, more than the limit of %d`, schema.Depth(), MaxSchemaDepth); err.Error() != want {
+			if want := fmt.Sprintf(`tool "deep": parameters schema: schema too large: it nests %d levels deep, more than the limit of %d`+outsideSubset, schema.Depth(), MaxSchemaDepth); err.Error() != want {
 				t.Errorf("err = %q, want %q", err, want)
 			}
 		})
 	}
 }
 
-// At the depth limit a schema still registers, and validates what it declares.
+// At the depth limit a schema outside the subset still registers, and validates what it
+// declares.
 func TestSchemaAtTheDepthLimitRegisters(t *testing.T) {
 	levels := (MaxSchemaDepth - 1) / 2 // each level is two JSON levels; the leaf is one
-	schema := nestedProperties(levels)
+	schema := nestedFullProperties(levels)
 	if schema.Depth() > MaxSchemaDepth {
 		t.Fatalf("test schema nests %d levels", schema.Depth())
 	}
@@ -271,18 +280,33 @@ func TestSchemaCacheFollowsRegistrations(t *testing.T) {
 	}
 }
 
-// BenchmarkRegisterDeepSchema registers one tool whose parameters nest levels objects deep:
-// at the depth limit (the full compiler forced by a first invalid call), and far beyond it.
+// BenchmarkRegisterDeepSchema registers one tool whose parameters nest levels objects deep
+// and validates one invalid call: outside the upstream subset at the depth limit (the full
+// compiler forced by the invalid call) and far beyond it (refused); inside the subset far
+// beyond it, as nested objects and as nested nullable oneOf (validated by the subset
+// validator, never compiled).
 func BenchmarkRegisterDeepSchema(b *testing.B) {
-	for _, levels := range []int{(MaxSchemaDepth - 1) / 2, 5000} {
-		schema := nestedProperties(levels)
-		bad := jsonv.MustParse(strings.Repeat(`{"a":`, levels) + `1` + strings.Repeat(`}`, levels))
-		b.Run(fmt.Sprintf("levels=%d", levels), func(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		levels int
+		schema func(int) jsonv.Value
+		bad    func(int) jsonv.Value
+	}{
+		{"full", (MaxSchemaDepth - 1) / 2, nestedFullProperties, nestedObjectValue},
+		{"full", 5000, nestedFullProperties, nestedObjectValue},
+		{"subset", 1000, nestedProperties, nestedObjectValue},
+		{"subset", 5000, nestedProperties, nestedObjectValue},
+		{"subset-oneOf", 1000, nestedNullable, func(int) jsonv.Value { return jsonv.MustParse(`{"v":1}`) }},
+		{"subset-oneOf", 5000, nestedNullable, func(int) jsonv.Value { return jsonv.MustParse(`{"v":1}`) }},
+	} {
+		schema, bad := bc.schema(bc.levels), bc.bad(bc.levels)
+		refused := bc.name == "full" && schema.Depth() > MaxSchemaDepth
+		b.Run(fmt.Sprintf("%s/levels=%d", bc.name, bc.levels), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				reg := New()
 				_, err := reg.Register(toolWith("deep", schema))
-				if levels*2+1 > MaxSchemaDepth {
+				if refused {
 					if !errors.Is(err, ErrSchemaTooLarge) {
 						b.Fatal(err)
 					}

@@ -47,7 +47,9 @@ var (
 // schema.oneOf[1]), joined with "; "; its cause is the SchemaViolations. A schema nesting
 // deeper than jsonv.MaxDepth is refused as one violation without being walked.
 //
-// The check is not applied by the registry, which validates with full JSON Schema.
+// The registry accepts full JSON Schema; it uses the check to choose how to validate: a
+// schema inside the subset is validated by the subset validator (never compiled, at any
+// depth), any other by the full compiler within MaxSchemaDepth and MaxSchemaValues.
 func CheckSubsetSchema(schema jsonv.Value) error {
 	var c subsetCheck
 	root := &subsetPath{seg: "schema"}
@@ -98,11 +100,32 @@ func (p *subsetPath) String() string {
 }
 
 // subsetCheck collects the violations of one schema.
-type subsetCheck struct{ violations SchemaViolations }
+type subsetCheck struct {
+	violations SchemaViolations
+	// quiet only notes that the schema is outside the subset, rendering nothing: a hostile
+	// schema with a violation at each of thousands of levels would cost quadratic time to
+	// describe.
+	quiet  bool
+	failed bool
+}
 
 // fail records the violation at the place at: the rendered path, then the formatted rest.
 func (c *subsetCheck) fail(at *subsetPath, format string, args ...any) {
-	c.violations = append(c.violations, at.String()+fmt.Sprintf(format, args...))
+	c.failed = true
+	if !c.quiet {
+		c.violations = append(c.violations, at.String()+fmt.Sprintf(format, args...))
+	}
+}
+
+// inSubset reports whether CheckSubsetSchema accepts schema, in time linear in its size
+// and without describing what is wrong.
+func inSubset(schema jsonv.Value) bool {
+	if schema.Depth() > jsonv.MaxDepth {
+		return false
+	}
+	c := subsetCheck{quiet: true}
+	c.node(schema, nil)
+	return !c.failed
 }
 
 // node checks the node at the place at and its children, in the upstream's order. Recursion is
@@ -110,15 +133,22 @@ func (c *subsetCheck) fail(at *subsetPath, format string, args ...any) {
 // lossless JSON, so the upstream's checks for circular schemas and for annotations that are not
 // lossless JSON never fire.
 func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
+	if c.quiet && c.failed {
+		return // the answer is known
+	}
 	if node.Kind() != jsonv.Object {
 		c.fail(at, " must be a schema object")
 		return
 	}
-	for _, m := range node.Members() {
-		switch m.Key {
+	for i := range node.Len() {
+		switch m := node.Member(i); m.Key {
 		case "type", "oneOf", "properties", "required", "additionalProperties", "items", "enum", "const",
 			"description", "title", "default", "examples":
 		default:
+			if c.quiet { // the usual way out of the subset, answered without formatting
+				c.failed = true
+				return
+			}
 			c.fail(at, ".%s is not a supported keyword (subset: type/oneOf/properties/required/additionalProperties/items/enum/const + annotations)", m.Key)
 		}
 	}
@@ -136,6 +166,10 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 	case !hasType && !hasOneOf:
 		for _, key := range subsetConstraints {
 			if _, ok := node.Get(key); ok {
+				if c.quiet {
+					c.failed = true
+					return
+				}
 				c.fail(at, ".%s requires type or oneOf", key)
 			}
 		}
@@ -144,8 +178,8 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 		if oneOf.Kind() != jsonv.Array || oneOf.Len() < 2 {
 			c.fail(at, ".oneOf must be an array of at least two schemas")
 		} else {
-			for i, branch := range oneOf.Items() {
-				c.node(branch, at.child(".oneOf["+strconv.Itoa(i)+"]"))
+			for i := range oneOf.Len() {
+				c.node(oneOf.Index(i), c.child(at, ".oneOf[", "", i))
 			}
 		}
 		for _, key := range subsetConstraints {
@@ -174,7 +208,7 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 		c.object(node, at)
 	case "array":
 		if items, ok := node.Get("items"); ok {
-			c.node(items, at.child(".items"))
+			c.node(items, c.child(at, ".items", "", -1))
 		}
 	default:
 		c.scalar(node, at, t)
@@ -182,6 +216,19 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 }
 
 // subsetAllows reports whether a node of type t may carry the constraint keyword key.
+// child is the place below at: prefix and key, then index and "]" when index >= 0. A quiet
+// check tracks no places.
+func (c *subsetCheck) child(at *subsetPath, prefix, key string, index int) *subsetPath {
+	if c.quiet {
+		return nil
+	}
+	seg := prefix + key
+	if index >= 0 {
+		seg += strconv.Itoa(index) + "]"
+	}
+	return at.child(seg)
+}
+
 func subsetAllows(t, key string) bool {
 	switch key {
 	case "properties", "required", "additionalProperties":
@@ -199,8 +246,9 @@ func (c *subsetCheck) object(node jsonv.Value, at *subsetPath) {
 		if props.Kind() != jsonv.Object {
 			c.fail(at, ".properties must be an object of schemas")
 		} else {
-			for _, m := range props.Members() {
-				c.node(m.Value, at.child(".properties."+m.Key))
+			for i := range props.Len() {
+				m := props.Member(i)
+				c.node(m.Value, c.child(at, ".properties.", m.Key, -1))
 			}
 		}
 	}
@@ -208,8 +256,8 @@ func (c *subsetCheck) object(node jsonv.Value, at *subsetPath) {
 		if !allOfKind(req, jsonv.String) {
 			c.fail(at, ".required must be an array of strings")
 		} else {
-			for _, name := range req.Items() {
-				if _, declared := props.Get(name.AsString()); !declared {
+			for i := range req.Len() {
+				if name := req.Index(i); !hasKey(props, name.AsString()) {
 					c.fail(at, ".required names %s which is not in properties", jsonv.AppendString(nil, name.AsString()))
 				}
 			}
@@ -224,8 +272,8 @@ func (c *subsetCheck) scalar(node jsonv.Value, at *subsetPath, t string) {
 	enum, hasEnum := node.Get("enum")
 	enumOK := hasEnum && enum.Kind() == jsonv.Array && enum.Len() > 0
 	if enumOK {
-		for _, x := range enum.Items() {
-			enumOK = enumOK && subsetTypeMatches(t, x)
+		for i := range enum.Len() {
+			enumOK = enumOK && subsetTypeMatches(t, enum.Index(i))
 		}
 	}
 	if hasEnum && !enumOK {
@@ -259,13 +307,19 @@ func subsetTypeMatches(t string, x jsonv.Value) bool {
 	return false
 }
 
+// hasKey reports whether object v has the member key.
+func hasKey(v jsonv.Value, key string) bool {
+	_, ok := v.Get(key)
+	return ok
+}
+
 // allOfKind reports whether v is an array whose items are all of kind k.
 func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
 	if v.Kind() != jsonv.Array {
 		return false
 	}
-	for _, x := range v.Items() {
-		if x.Kind() != k {
+	for i := range v.Len() {
+		if v.Index(i).Kind() != k {
 			return false
 		}
 	}
@@ -274,8 +328,8 @@ func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
 
 // containsValue reports whether the array of scalars list holds the scalar x.
 func containsValue(list, x jsonv.Value) bool {
-	for _, y := range list.Items() {
-		if y.Kind() == x.Kind() && y.String() == x.String() {
+	for i := range list.Len() {
+		if y := list.Index(i); y.Kind() == x.Kind() && y.String() == x.String() {
 			return true
 		}
 	}
@@ -294,20 +348,62 @@ func containsValue(list, x jsonv.Value) bool {
 //	"value" must match exactly one oneOf branch (matched 2)
 //	"value.color" must be one of ["red","green"]
 //
-// A schema or value nesting deeper than jsonv.MaxDepth is one violation.
+// A schema or value nesting deeper than jsonv.MaxDepth is one violation. Time is linear in
+// the schema's size times the value's.
 func ValidateSubsetValue(schema, value jsonv.Value, rootLabel string) []string {
-	var c subsetValidation
-	at := &subsetPath{seg: rootLabel}
-	if schema.Depth() > jsonv.MaxDepth || value.Depth() > jsonv.MaxDepth {
-		c.fail(at, " nests deeper than %d levels", jsonv.MaxDepth)
-		return c.violations
-	}
-	c.value(schema, value, at)
-	return c.violations
+	c := subsetValidation{}
+	return c.run(schema, value, rootLabel)
+}
+
+// maxRegistryViolations is how many violations the registry renders for one value; the rest
+// are counted. Each names a path as deep as the value, so rendering them all could cost the
+// square of a deep value's size.
+const maxRegistryViolations = 100
+
+// validateSubsetForRegistry is ValidateSubsetValue in the registry's message shape, that of
+// the full validator's messages: a type mismatch also names the JSON type it got
+// ("\"value.file\" must be a string, got number"), a failed const is reported alone, a value
+// matching no oneOf branch gets the violations of every branch, and violations beyond
+// maxRegistryViolations are summed up in one last message.
+func validateSubsetForRegistry(schema, value jsonv.Value, rootLabel string) []string {
+	c := subsetValidation{registry: true}
+	return c.run(schema, value, rootLabel)
 }
 
 // subsetValidation collects the violations of one value.
-type subsetValidation struct{ violations []string }
+type subsetValidation struct {
+	// violations render the messages once the validation is over: a message names a path as
+	// deep as the value, and those of oneOf branches that are dropped or left out past
+	// maxRegistryViolations would cost time for nothing.
+	violations []func() string
+	// quiet only decides whether the value conforms (a oneOf branch's trial): it stops at the
+	// first violation and renders nothing, so nested oneOf branches cost linear time.
+	quiet  bool
+	failed bool
+	// registry selects the registry's message shape and bounds the violations rendered.
+	registry bool
+	omitted  int
+}
+
+func (c *subsetValidation) run(schema, value jsonv.Value, rootLabel string) []string {
+	at := &subsetPath{seg: rootLabel}
+	if schema.Depth() > jsonv.MaxDepth || value.Depth() > jsonv.MaxDepth {
+		c.fail(at, " nests deeper than %d levels", jsonv.MaxDepth)
+	} else {
+		c.value(schema, value, at)
+	}
+	if len(c.violations) == 0 {
+		return nil
+	}
+	out := make([]string, len(c.violations), len(c.violations)+1)
+	for i, render := range c.violations {
+		out[i] = render()
+	}
+	if c.omitted > 0 {
+		out = append(out, fmt.Sprintf("and %d more violations", c.omitted))
+	}
+	return out
+}
 
 // quoted renders the path at as a message quotes it.
 func quoted(at *subsetPath) string {
@@ -318,25 +414,122 @@ func quoted(at *subsetPath) string {
 	return string(jsonv.AppendString(nil, p))
 }
 
-func (c *subsetValidation) fail(at *subsetPath, format string, args ...any) {
-	c.violations = append(c.violations, quoted(at)+fmt.Sprintf(format, args...))
+// report records one violation, rendered by message at the end unless the validation is quiet
+// or has enough.
+func (c *subsetValidation) report(message func() string) {
+	c.failed = true
+	switch {
+	case c.quiet:
+	case c.registry && len(c.violations) >= maxRegistryViolations:
+		c.omitted++
+	default:
+		c.violations = append(c.violations, message)
+	}
 }
 
-// member is the path of an object member: no leading dot below an empty root label.
-func member(at *subsetPath, key string) *subsetPath {
-	if at.parent == nil && at.seg == "" {
+// adopt records the violations of b, a registry validation of the same value below c (which is
+// one too). Nested oneOf hand their violations up level by level, so the first are taken over
+// rather than copied.
+func (c *subsetValidation) adopt(b *subsetValidation) {
+	c.failed = c.failed || b.failed
+	c.omitted += b.omitted
+	if len(c.violations) == 0 {
+		c.violations = b.violations
+		return
+	}
+	for _, m := range b.violations {
+		if len(c.violations) >= maxRegistryViolations {
+			c.omitted++
+		} else {
+			c.violations = append(c.violations, m)
+		}
+	}
+}
+
+func (c *subsetValidation) fail(at *subsetPath, format string, args ...any) {
+	c.report(func() string { return c.quoted(at) + fmt.Sprintf(format, args...) })
+}
+
+// quoted renders the path at as c's messages quote it: as a JSON string for the upstream's
+// messages, as a Go string (strconv.Quote) for the registry's.
+func (c *subsetValidation) quoted(at *subsetPath) string {
+	if c.registry {
+		return quotePath(at.String())
+	}
+	return quoted(at)
+}
+
+// done reports whether a quiet validation has found its answer.
+func (c *subsetValidation) done() bool { return c.quiet && c.failed }
+
+// member is the path of an object member: no leading dot below an empty root label. A quiet
+// validation tracks no paths.
+func (c *subsetValidation) member(at *subsetPath, key string) *subsetPath {
+	switch {
+	case c.quiet:
+		return nil
+	case at.parent == nil && at.seg == "":
 		return at.child(key)
 	}
 	return at.child("." + key)
 }
 
+// element is the path of an array element.
+func (c *subsetValidation) element(at *subsetPath, i int) *subsetPath {
+	if c.quiet {
+		return nil
+	}
+	return at.child("[" + strconv.Itoa(i) + "]")
+}
+
+// typeMismatch reports that the value v at at is not of type t.
+func (c *subsetValidation) typeMismatch(at *subsetPath, t string, v jsonv.Value) {
+	c.report(func() string {
+		if c.registry {
+			return c.quoted(at) + " must be " + article(t) + t + ", got " + jsonTypeName(v)
+		}
+		want := map[string]string{"object": "an object", "array": "an array", "string": "a string", "number": "a number",
+			"integer": "an integer", "boolean": "a boolean", "null": "null"}[t]
+		return c.quoted(at) + " must be " + want
+	})
+}
+
+// jsonTypeName names v's JSON type as the full validator's messages do.
+func jsonTypeName(v jsonv.Value) string {
+	switch v.Kind() {
+	case jsonv.Null:
+		return "null"
+	case jsonv.Bool:
+		return "boolean"
+	case jsonv.Number:
+		return "number"
+	case jsonv.String:
+		return "string"
+	case jsonv.Array:
+		return "array"
+	}
+	return "object"
+}
+
+// value validates v at at against schema. Recursion is bounded by jsonv.MaxDepth, which run
+// checked for both.
 func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
+	if c.done() {
+		return
+	}
 	if oneOf, ok := schema.Get("oneOf"); ok && oneOf.Kind() == jsonv.Array {
+		if c.registry && !c.quiet {
+			c.oneOf(oneOf, v, at)
+			return
+		}
 		matched := 0
-		for _, branch := range oneOf.Items() {
-			var b subsetValidation
-			if b.value(branch, v, at); len(b.violations) == 0 {
+		for i := range oneOf.Len() {
+			b := subsetValidation{quiet: true}
+			if b.value(oneOf.Index(i), v, nil); !b.failed {
 				matched++
+			}
+			if c.quiet && matched > 1 {
+				break // a quiet caller needs only whether exactly one matched
 			}
 		}
 		if matched != 1 {
@@ -353,49 +546,86 @@ func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
 		c.object(schema, v, at)
 	case "array":
 		if v.Kind() != jsonv.Array {
-			c.fail(at, " must be an array")
+			c.typeMismatch(at, t, v)
 			return
 		}
 		if items, ok := schema.Get("items"); ok {
-			for i, x := range v.Items() {
-				c.value(items, x, at.child("["+strconv.Itoa(i)+"]"))
+			for i := 0; i < v.Len() && !c.done(); i++ {
+				c.value(items, v.Index(i), c.element(at, i))
 			}
 		}
 	default:
 		if !subsetTypeMatches(t, v) {
-			c.fail(at, " must be %s", map[string]string{"string": "a string", "number": "a number",
-				"integer": "an integer", "boolean": "a boolean", "null": "null"}[t])
+			c.typeMismatch(at, t, v)
+			return
+		}
+		k, hasConst := schema.Get("const")
+		constFails := hasConst && (k.Kind() != v.Kind() || k.String() != v.String())
+		if constFails && c.registry {
+			// The full validator stops at a failed const, and the registry says only that.
+			c.fail(at, " must be %s", k)
 			return
 		}
 		if enum, ok := schema.Get("enum"); ok && enum.Kind() == jsonv.Array && !containsValue(enum, v) {
 			c.fail(at, " must be one of %s", enum)
 		}
-		if k, ok := schema.Get("const"); ok && !containsValue(jsonv.ArrayValue(k), v) {
+		if constFails {
 			c.fail(at, " must be %s", k)
 		}
 	}
 }
 
+// oneOf validates v against the branches of oneOf in the registry's shape: when no branch
+// matches, the violations of every branch, as the full validator reports them. Each branch is
+// validated once, collecting what it finds (at most maxRegistryViolations rendered), so nested
+// oneOf cost time linear in their size.
+func (c *subsetValidation) oneOf(oneOf, v jsonv.Value, at *subsetPath) {
+	matched := 0
+	var failed []*subsetValidation
+	for i := range oneOf.Len() {
+		b := &subsetValidation{registry: true}
+		if b.value(oneOf.Index(i), v, at); !b.failed {
+			matched++
+		} else if matched == 0 {
+			failed = append(failed, b)
+		}
+	}
+	switch {
+	case matched == 0:
+		for _, b := range failed {
+			c.adopt(b)
+		}
+	case matched > 1:
+		c.fail(at, " must match exactly one oneOf branch (matched %d)", matched)
+	}
+}
+
 func (c *subsetValidation) object(schema, v jsonv.Value, at *subsetPath) {
 	if v.Kind() != jsonv.Object {
-		c.fail(at, " must be an object")
+		c.typeMismatch(at, "object", v)
 		return
 	}
 	props := schema.Lookup("properties")
-	for _, name := range schema.Lookup("required").Items() {
-		if _, ok := v.Get(name.AsString()); !ok {
-			c.violations = append(c.violations, "missing required property "+quoted(member(at, name.AsString())))
+	required := schema.Lookup("required")
+	for i := 0; i < required.Len() && !c.done(); i++ {
+		name := required.Index(i).AsString()
+		if _, ok := v.Get(name); !ok {
+			c.report(func() string { return "missing required property " + c.quoted(c.member(at, name)) })
 		}
 	}
-	for _, m := range props.Members() {
+	for i := 0; i < props.Len() && !c.done(); i++ {
+		m := props.Member(i)
 		if x, ok := v.Get(m.Key); ok {
-			c.value(m.Value, x, member(at, m.Key))
+			c.value(m.Value, x, c.member(at, m.Key))
 		}
 	}
 	if ap := schema.Lookup("additionalProperties"); ap.Kind() == jsonv.Bool && !ap.AsBool() {
-		for _, m := range v.Members() {
-			if _, declared := props.Get(m.Key); !declared {
-				c.fail(member(at, m.Key), " is not a declared property (additionalProperties: false)")
+		for i := 0; i < v.Len() && !c.done(); i++ {
+			key := v.Member(i).Key
+			if _, declared := props.Get(key); !declared {
+				c.report(func() string {
+					return c.quoted(c.member(at, key)) + " is not a declared property (additionalProperties: false)"
+				})
 			}
 		}
 	}
