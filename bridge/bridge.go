@@ -604,7 +604,7 @@ func (b *Bridge) noteUnseen(e *entry, msg string, started bool) {
 	if e.run == nil || e.run.Err() == nil || b.detached.Load() {
 		return // the program sees it, or detach has recorded it
 	}
-	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: callPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
+	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
 }
 
 // Unseen returns the failures of sub-calls that settled after the run had ended, in
@@ -618,9 +618,9 @@ func (b *Bridge) Unseen() []Unseen {
 	return out
 }
 
-// callPath is how a program names tool name: tools.name, or tools["name"] when the name is not
-// an identifier.
-func callPath(name string) string {
+// CallPath is how a program names the tool registered as name: tools.name, or tools["name"]
+// when the name is not an identifier.
+func CallPath(name string) string {
 	for i, c := range name {
 		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
 			continue
@@ -854,7 +854,7 @@ func (b *Bridge) detach() {
 	b.mu.Lock()
 	for _, e := range b.commits {
 		if e.run != nil && e.run.Err() != nil {
-			b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: callPath(e.call.Name), Started: true, Message: b.detachedMessage(reason, e.call.Name), seq: e.seq})
+			b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: true, Message: b.detachedMessage(reason, e.call.Name), seq: e.seq})
 		}
 	}
 	b.mu.Unlock()

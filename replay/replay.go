@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 
 	"github.com/runcode-dev/runcode/bridge"
@@ -288,22 +287,7 @@ func describe(name string, args jsonv.Value) string {
 		}
 		text = text[:cut] + "…"
 	}
-	return callPath(name) + "(" + text + ")"
-}
-
-// callPath is how a program names tool name: tools.name, or tools["name"] when the name is not
-// an identifier.
-func callPath(name string) string {
-	for i, c := range name {
-		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return "tools[" + strconv.Quote(name) + "]"
-	}
-	if name == "" {
-		return `tools[""]`
-	}
-	return "tools." + name
+	return bridge.CallPath(name) + "(" + text + ")"
 }
 
 // Equal reports whether a and b are the same JSON value: objects with the same members in any

@@ -190,7 +190,7 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 			runs[p] = true
 			runList = append(runList, p)
 		}
-		vr := viewRow{Index: r.Index, ID: r.SubCallID, Call: callPath(r.Name), Outcome: r.Outcome, Arguments: show(r.Arguments)}
+		vr := viewRow{Index: r.Index, ID: r.SubCallID, Call: bridge.CallPath(r.Name), Outcome: r.Outcome, Arguments: show(r.Arguments)}
 		if !r.Start.Time.IsZero() {
 			vr.Start = r.Start.Time.UTC().Format(bridge.TimeFormat)
 		}
@@ -351,19 +351,4 @@ func formatDuration(d time.Duration) string {
 		return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
 	}
 	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
-}
-
-// callPath is how a program names tool name: tools.name, or tools["name"] when the name is not
-// an identifier.
-func callPath(name string) string {
-	for i, c := range name {
-		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return "tools[" + strconv.Quote(name) + "]"
-	}
-	if name == "" {
-		return `tools[""]`
-	}
-	return "tools." + name
 }

@@ -84,21 +84,7 @@ func (p *lspProcess) check(ctx context.Context, declarations, text string) ([]Di
 	if _, err := p.setText(ProgramFile, text); err != nil {
 		return nil, err
 	}
-	if declChanged {
-		d, err := p.diagnostics(ctx, DeclarationsFile)
-		if err != nil {
-			return nil, err
-		}
-		for i := range d {
-			d[i].File = DeclarationsFile
-		}
-		p.declDiag = d
-	}
-	diags, err := p.diagnostics(ctx, ProgramFile)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]Diagnostic(nil), p.declDiag...), diags...), nil
+	return programDiagnostics(ctx, declChanged, &p.declDiag, p.diagnostics)
 }
 
 // setText opens or changes one file in the server; changed is false when the server already has
@@ -235,4 +221,25 @@ func (p *lspProcess) handle(body []byte) {
 func fileURI(path string) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
 	return u.String()
+}
+
+// programDiagnostics asks a warm server (through diagnostics) for the program's diagnostics,
+// after those of the declarations when they changed (kept in *declDiag for the checks that
+// follow), and returns both, the declarations' first.
+func programDiagnostics(ctx context.Context, declChanged bool, declDiag *[]Diagnostic, diagnostics func(context.Context, string) ([]Diagnostic, error)) ([]Diagnostic, error) {
+	if declChanged {
+		d, err := diagnostics(ctx, DeclarationsFile)
+		if err != nil {
+			return nil, err
+		}
+		for i := range d {
+			d[i].File = DeclarationsFile
+		}
+		*declDiag = d
+	}
+	diags, err := diagnostics(ctx, ProgramFile)
+	if err != nil {
+		return nil, err
+	}
+	return append(append([]Diagnostic(nil), *declDiag...), diags...), nil
 }

@@ -63,21 +63,7 @@ func (p *tsserverProcess) check(ctx context.Context, declarations, text string) 
 	if _, err := p.setText(ctx, ProgramFile, text); err != nil {
 		return nil, err
 	}
-	if declChanged {
-		d, err := p.diagnostics(ctx, DeclarationsFile)
-		if err != nil {
-			return nil, err
-		}
-		for i := range d {
-			d[i].File = DeclarationsFile
-		}
-		p.declDiag = d
-	}
-	diags, err := p.diagnostics(ctx, ProgramFile)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]Diagnostic(nil), p.declDiag...), diags...), nil
+	return programDiagnostics(ctx, declChanged, &p.declDiag, p.diagnostics)
 }
 
 func (p *tsserverProcess) path(name string) string { return filepath.Join(p.dir, name) }
