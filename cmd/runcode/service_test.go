@@ -56,6 +56,9 @@ func metricValue(t *testing.T, exposition, series string) float64 {
 }
 
 // connectClient connects the official SDK client to endpoint with an optional bearer token.
+// The tests only make calls, so the client opens no standalone SSE stream: with retries off, a
+// server that closes that stream as it shuts down would otherwise fail the session's pending
+// call before its answer (sent on the call's own stream) is read.
 func connectClient(t *testing.T, endpoint, token string) *mcp.ClientSession {
 	t.Helper()
 	var hc *http.Client
@@ -63,7 +66,7 @@ func connectClient(t *testing.T, endpoint, token string) *mcp.ClientSession {
 		hc = &http.Client{Transport: bearerTransport{token: token}}
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
