@@ -117,22 +117,30 @@ func BenchmarkSubCallSequential(b *testing.B) {
 	benchRun(b, benchRegistry(b, 1), `for (let i = 0; i < 1000; i++) await tools.echo({x: i}); return 1`)
 }
 
+// openIsolation opens a runtime of isolation for a test: the default in-process runtime, or a
+// process pool of one worker.
+func openIsolation(tb testing.TB, isolation string) jsruntime.ClosableRuntime {
+	tb.Helper()
+	var rt jsruntime.ClosableRuntime
+	var err error
+	if isolation == jsruntime.IsolationProcess {
+		rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
+	} else {
+		rt, err = jsruntime.New(jsruntime.Config{})
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rt
+}
+
 // benchBothIsolations runs code through run_code with n echo tools on a warm runtime of each
 // isolation, side by side: in-process with the default configuration, and a process pool of one
 // worker. calls is how many sub-calls one run makes, for a per-call figure.
 func benchBothIsolations(b *testing.B, n int, code string, calls int) {
 	for _, isolation := range []string{jsruntime.IsolationInProcess, jsruntime.IsolationProcess} {
 		b.Run("isolation="+isolation, func(b *testing.B) {
-			var rt jsruntime.ClosableRuntime
-			var err error
-			if isolation == jsruntime.IsolationProcess {
-				rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
-			} else {
-				rt, err = jsruntime.New(jsruntime.Config{})
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+			rt := openIsolation(b, isolation)
 			benchRun(b, benchRegistryOn(b, n, rt), code)
 			if calls > 1 {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")

@@ -53,16 +53,7 @@ func testDeepSubsetSchema(t *testing.T, isolation string) {
 	if _, err := reg.Register(deepTool()); err != nil {
 		t.Fatal(err)
 	}
-	var rt jsruntime.ClosableRuntime
-	var err error
-	if isolation == jsruntime.IsolationProcess {
-		rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
-	} else {
-		rt, err = jsruntime.New(jsruntime.Config{})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	rt := openIsolation(t, isolation)
 	t.Cleanup(func() { rt.Close() })
 	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
 		t.Fatal(err)

@@ -18,16 +18,7 @@ func BenchmarkRunTrivialVisibleTools(b *testing.B) {
 	for _, n := range []int{10, 500, 5000} {
 		for _, isolation := range []string{jsruntime.IsolationInProcess, jsruntime.IsolationProcess} {
 			b.Run(fmt.Sprintf("tools=%d/isolation=%s", n, isolation), func(b *testing.B) {
-				var rt jsruntime.ClosableRuntime
-				var err error
-				if isolation == jsruntime.IsolationProcess {
-					rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 1})
-				} else {
-					rt, err = jsruntime.New(jsruntime.Config{})
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
+				rt := openIsolation(b, isolation)
 				reg := benchRegistryOn(b, n, rt)
 				call := trivialCall()
 				ctx := context.Background()
