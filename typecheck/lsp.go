@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // lspProcess is a TypeScript 7 language server (`tsc --lsp --stdio`) and the JSON-RPC session
@@ -20,9 +19,7 @@ type lspProcess struct {
 	*serverPipe
 	dir string
 
-	reqMu   sync.Mutex // guards nextID and waiting
-	nextID  int
-	waiting map[int]chan rpcMessage
+	calls calls[rpcMessage]
 
 	// What the server has open, so a check sends only what changed (used by one check at a
 	// time).
@@ -52,7 +49,7 @@ func lspStarter(exe string) startFunc {
 
 func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
 	p := &lspProcess{serverPipe: newServerPipe(exe, []string{"--lsp", "--stdio"}, dir), dir: dir,
-		waiting: map[int]chan rpcMessage{}, versions: map[string]int{}, texts: map[string]string{}}
+		versions: map[string]int{}, texts: map[string]string{}}
 	if err := p.start(p.handle); err != nil {
 		return nil, err
 	}
@@ -146,31 +143,19 @@ func (p *lspProcess) diagnostics(ctx context.Context, name string) ([]Diagnostic
 }
 
 func (p *lspProcess) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	p.reqMu.Lock()
-	p.nextID++
-	id := p.nextID
-	ch := make(chan rpcMessage, 1)
-	p.waiting[id] = ch
-	p.reqMu.Unlock()
-	defer func() {
-		p.reqMu.Lock()
-		delete(p.waiting, id)
-		p.reqMu.Unlock()
-	}()
+	id, response, done := p.calls.open()
+	defer done()
 	if err := p.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
 		return nil, err
 	}
-	select {
-	case m := <-ch:
-		if m.Error != nil {
-			return nil, fmt.Errorf("%s: %s (%d)", method, m.Error.Message, m.Error.Code)
-		}
-		return m.Result, nil
-	case <-p.done:
-		return nil, p.goneErr()
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	m, err := await(ctx, p.serverPipe, response)
+	if err != nil {
+		return nil, err
 	}
+	if m.Error != nil {
+		return nil, fmt.Errorf("%s: %s (%d)", method, m.Error.Message, m.Error.Code)
+	}
+	return m.Result, nil
 }
 
 func (p *lspProcess) notify(method string, params any) error {
@@ -209,12 +194,7 @@ func (p *lspProcess) handle(body []byte) {
 		if err != nil {
 			return
 		}
-		p.reqMu.Lock()
-		ch := p.waiting[id]
-		p.reqMu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
+		p.calls.deliver(id, m)
 	}
 }
 

@@ -2,6 +2,7 @@ package typecheck
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -171,4 +172,61 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// calls numbers a server session's requests and hands each response to the request waiting
+// for it. The zero calls is ready to use.
+type calls[M any] struct {
+	mu      sync.Mutex
+	last    int
+	waiting map[int]chan M
+}
+
+// next numbers a request that expects no response.
+func (c *calls[M]) next() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last++
+	return c.last
+}
+
+// open numbers a request and returns the channel its response arrives on; done forgets it.
+func (c *calls[M]) open() (id int, response <-chan M, done func()) {
+	ch := make(chan M, 1)
+	c.mu.Lock()
+	c.last++
+	id = c.last
+	if c.waiting == nil {
+		c.waiting = map[int]chan M{}
+	}
+	c.waiting[id] = ch
+	c.mu.Unlock()
+	return id, ch, func() {
+		c.mu.Lock()
+		delete(c.waiting, id)
+		c.mu.Unlock()
+	}
+}
+
+// deliver hands m to the request numbered id, if one is waiting.
+func (c *calls[M]) deliver(id int, m M) {
+	c.mu.Lock()
+	ch := c.waiting[id]
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- m
+	}
+}
+
+// await waits for a response on response, the end of the server p or ctx.
+func await[M any](ctx context.Context, p *serverPipe, response <-chan M) (M, error) {
+	var zero M
+	select {
+	case m := <-response:
+		return m, nil
+	case <-p.done:
+		return zero, p.goneErr()
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode/utf16"
 )
 
@@ -20,9 +19,7 @@ type tsserverProcess struct {
 	*serverPipe
 	dir string
 
-	reqMu   sync.Mutex // guards seq and waiting
-	seq     int
-	waiting map[int]chan tsResponse
+	calls calls[tsResponse]
 
 	texts    map[string]string // file name → text the server has (one check at a time)
 	declDiag []Diagnostic
@@ -41,7 +38,7 @@ func tsserverStarter(exe string) startFunc {
 	return func(ctx context.Context, dir string) (serverProcess, error) {
 		p := &tsserverProcess{
 			serverPipe: newServerPipe(exe, []string{"--disableAutomaticTypingAcquisition", "--suppressDiagnosticEvents"}, dir),
-			dir:        dir, waiting: map[int]chan tsResponse{}, texts: map[string]string{},
+			dir:        dir, texts: map[string]string{},
 		}
 		if err := p.start(p.handle); err != nil {
 			return nil, err
@@ -142,40 +139,24 @@ func (p *tsserverProcess) diagnostics(ctx context.Context, name string) ([]Diagn
 }
 
 func (p *tsserverProcess) request(ctx context.Context, command string, args any) (json.RawMessage, error) {
-	p.reqMu.Lock()
-	p.seq++
-	seq := p.seq
-	ch := make(chan tsResponse, 1)
-	p.waiting[seq] = ch
-	p.reqMu.Unlock()
-	defer func() {
-		p.reqMu.Lock()
-		delete(p.waiting, seq)
-		p.reqMu.Unlock()
-	}()
+	seq, response, done := p.calls.open()
+	defer done()
 	if err := p.sendSeq(seq, command, args); err != nil {
 		return nil, err
 	}
-	select {
-	case r := <-ch:
-		if !r.Success {
-			return nil, fmt.Errorf("%s: %s", command, r.Message)
-		}
-		return r.Body, nil
-	case <-p.done:
-		return nil, p.goneErr()
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	r, err := await(ctx, p.serverPipe, response)
+	if err != nil {
+		return nil, err
 	}
+	if !r.Success {
+		return nil, fmt.Errorf("%s: %s", command, r.Message)
+	}
+	return r.Body, nil
 }
 
 // send sends a request that has no response.
 func (p *tsserverProcess) send(command string, args any) error {
-	p.reqMu.Lock()
-	p.seq++
-	seq := p.seq
-	p.reqMu.Unlock()
-	return p.sendSeq(seq, command, args)
+	return p.sendSeq(p.calls.next(), command, args)
 }
 
 func (p *tsserverProcess) sendSeq(seq int, command string, args any) error {
@@ -197,12 +178,7 @@ func (p *tsserverProcess) handle(body []byte) {
 	if json.Unmarshal(body, &r) != nil || r.Type != "response" {
 		return
 	}
-	p.reqMu.Lock()
-	ch := p.waiting[r.RequestSeq]
-	p.reqMu.Unlock()
-	if ch != nil {
-		ch <- r
-	}
+	p.calls.deliver(r.RequestSeq, r)
 }
 
 // tsserverFor returns the tsserver script beside a tsc script of the typescript npm package
