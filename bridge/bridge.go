@@ -169,7 +169,7 @@ type Options struct {
 // and call Close when the run has ended.
 type Bridge struct {
 	opts     Options
-	timed    bool            // events are wanted: take the times they carry
+	timed    bool            // events or spans are wanted: take the times they carry
 	outer    context.Context // the outer call's context
 	ctx      context.Context // the run's context: cancelled when the run is over
 	cancel   context.CancelCauseFunc
@@ -221,11 +221,11 @@ type entry struct {
 	// body finishes or every earlier call has committed.
 	stalled   bool
 	stalledAt int
-	// The call's times (see Event), taken only when Options.Events is set: submitted by the
-	// binding, started by the driver, ready once its body (or its pre-dispatch stages, when
-	// they settled it) finished.
+	// The call's times (see Event), taken only when Options.Events or Options.Tracer is set:
+	// submitted by the binding, started by the driver, ready once its body (or its
+	// pre-dispatch stages, when they settled it) finished.
 	submitted, started, ready time.Time
-	trace                     *subCallSpan // nil without Options.Tracer
+	span                      trace.Span // of the sub-call, from its start to its commit (nil without Options.Tracer)
 }
 
 // ErrRunSettled is the cancellation cause of a run that ended by itself; its text appears in
@@ -256,7 +256,7 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if opts.DrainGrace == 0 {
 		opts.DrainGrace = DefaultDrainGrace
 	}
-	return &Bridge{opts: opts, timed: opts.Events != nil, outer: ctx, ctx: runCtx, cancel: cancel, idPrefix: opts.CallID + ":code:",
+	return &Bridge{opts: opts, timed: opts.Events != nil || opts.Tracer != nil, outer: ctx, ctx: runCtx, cancel: cancel, idPrefix: opts.CallID + ":code:",
 		jobs: make(chan *entry), quit: make(chan struct{}), gone: make(chan struct{})}, nil
 }
 
@@ -328,7 +328,6 @@ func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle f
 		seq:       b.counter,
 		submitted: b.now(),
 	})
-	b.traceSubmitted(b.pending[len(b.pending)-1])
 	b.kick()
 }
 
@@ -431,7 +430,6 @@ func (b *Bridge) do(e *entry) {
 	for {
 		if e != nil {
 			e.prep.Dispatch()
-			traceBodyDone(e)
 			if !b.bodyDone(e) {
 				return
 			}
@@ -533,8 +531,8 @@ func (b *Bridge) drive() *entry {
 // start runs e's start stage in the driver: the start event and the pre-dispatch stages.
 func (b *Bridge) start(e *entry) {
 	c := e.call
-	if b.timed {
-		e.started = b.now()
+	e.started = b.now()
+	if b.opts.Events != nil {
 		b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
 			Time: e.started, Started: e.started, Queued: e.started.Sub(e.submitted)})
 	}

@@ -77,79 +77,54 @@ func quietSpan(ctx context.Context, tracer trace.Tracer) context.Context {
 	return ctx
 }
 
-// subCallSpan is the tracing state of one sub-call (only with Options.Tracer).
-type subCallSpan struct {
-	span      trace.Span
-	submitted time.Time // the program's call
-	started   time.Time // the driver started it
-	bodyDone  time.Time // its body returned (zero when it never ran)
-}
-
-// traceSubmitted notes when e was submitted. Callers hold mu.
-func (b *Bridge) traceSubmitted(e *entry) {
-	if b.opts.Tracer != nil {
-		e.trace = &subCallSpan{submitted: time.Now()}
-	}
-}
-
 // traceStart opens e's span, a child of the run_code span, from its submission on, and
 // returns the context its pipeline runs with: the registry records its stages on that span.
 func (b *Bridge) traceStart(ctx context.Context, e *entry) context.Context {
-	t := e.trace
-	if t == nil {
+	if b.opts.Tracer == nil {
 		return ctx
 	}
-	t.started = time.Now()
 	mode := "parallel"
 	if e.exclusive {
 		mode = "exclusive"
 	}
 	c := e.call
-	ctx, t.span = b.opts.Tracer.Start(ctx, SpanName(c.Name),
-		trace.WithTimestamp(t.submitted),
+	ctx, e.span = b.opts.Tracer.Start(ctx, SpanName(c.Name),
+		trace.WithTimestamp(e.submitted),
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(SpanAttributes(c.Name, c.CallID, c.RootCallID)...),
 		trace.WithAttributes(AttrParentCallID.String(b.opts.CallID), AttrMode.String(mode),
-			AttrQueuedMs.Float64(spanMillis(t.started.Sub(t.submitted)))))
-	t.span.AddEvent("started", trace.WithTimestamp(t.started))
+			AttrQueuedMs.Float64(spanMillis(e.started.Sub(e.submitted)))))
+	e.span.AddEvent("started", trace.WithTimestamp(e.started))
 	return ctx
-}
-
-// traceBodyDone notes when e's body returned.
-func traceBodyDone(e *entry) {
-	if e.trace != nil {
-		e.trace.bodyDone = time.Now()
-	}
 }
 
 // traceCommit records e's outcome on its span and ends it.
 func traceCommit(e *entry, res registry.Result) {
-	t := e.trace
-	if t == nil || t.span == nil {
+	span := e.span
+	if span == nil {
 		return
 	}
-	end := t.bodyDone
+	end := e.ready // its body, or the pre-dispatch stages that settled it, finished
 	if end.IsZero() {
-		end = time.Now() // no body ran: the pre-dispatch stages decided
+		end = time.Now()
 	}
-	t.span.SetAttributes(AttrRunningMs.Float64(spanMillis(end.Sub(t.started))))
+	span.SetAttributes(AttrRunningMs.Float64(spanMillis(end.Sub(e.started))))
 	if !res.IsError {
-		t.span.SetAttributes(AttrOutcome.String(OutcomeOK))
+		span.SetAttributes(AttrOutcome.String(OutcomeOK))
 	} else {
-		setFailure(t.span, OutcomeError, res.Err)
+		setFailure(span, OutcomeError, res.Err)
 	}
-	t.span.End()
+	span.End()
 }
 
 // traceAbandoned records that e never started: its run was over.
 func (b *Bridge) traceAbandoned(e *entry, err error) {
-	t := e.trace
-	if t == nil {
+	if b.opts.Tracer == nil {
 		return
 	}
 	c := e.call
 	_, span := b.opts.Tracer.Start(b.ctx, SpanName(c.Name),
-		trace.WithTimestamp(t.submitted),
+		trace.WithTimestamp(e.submitted),
 		trace.WithAttributes(SpanAttributes(c.Name, c.CallID, c.RootCallID)...),
 		trace.WithAttributes(AttrParentCallID.String(b.opts.CallID)))
 	setFailure(span, OutcomeAbandoned, &registry.Error{Code: registry.CodeAbortedBeforeDispatch, Name: "AbortError", Message: err.Error()})
