@@ -110,10 +110,6 @@ func Install(reg *registry.Registry, opts Options) error {
 		cm.tracer = opts.TracerProvider.Tracer(TracerName)
 		cm.runtimeTracer = opts.TracerProvider.Tracer(RuntimeTracerName)
 	}
-	reg.OnChange(cm.forgetCompact)
-	if opts.TypeChecker != nil {
-		reg.OnChange(cm.forgetDeclarations)
-	}
 	return reg.InstallTransport(registry.Tool{
 		Name:        registry.ReservedName,
 		Description: toolDescription,
@@ -153,11 +149,7 @@ type codeMode struct {
 	// runtimeTracer opens the runtime's spans (nil: no tracing).
 	runtimeTracer trace.Tracer
 
-	mu      sync.Mutex
-	compact map[*registry.Scope]bool // compactFor's answers, per scope, until the registry changes
-	// declarations are the SDK declarations a typecheck uses, per scope, until the registry
-	// changes (rendering them costs about a quarter of a warm check at 50 tools).
-	declarations map[*registry.Scope]string
+	mu sync.Mutex
 	// tools are the tools a run sees, per scope, until the registry changes (see toolsFor);
 	// generation counts the changes.
 	tools      map[*registry.Scope]*scopeTools
@@ -192,7 +184,6 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	if err != nil {
 		return jsonv.Value{}, err
 	}
-	schemas := tools.schemas
 	var memory *membudget.Budget
 	if cm.opts.SubCallMemory >= 0 {
 		memory = membudget.New(cmp.Or(cm.opts.SubCallMemory, DefaultSubCallMemory))
@@ -216,13 +207,12 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
-	compact := cm.compactFor(inv.Scope, schemas)
-	if compact {
+	if tools.compact() {
 		bindings = append(bindings, catalogNamespace(tools.sdkTools))
 	}
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
-		if f := cm.typecheck(ctx, inv.Scope, schemas, compact, program); f != nil {
+		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
 			return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
 		}
 	}
@@ -247,25 +237,10 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	return Outcome(res), nil
 }
 
-// typecheck checks program against the SDK of schemas and returns its failure, or nil when it
-// typechecks. A check that could not be done fails the run too (kind typecheck): the option
-// promises that no unchecked program runs.
-func (cm *codeMode) typecheck(ctx context.Context, scope *registry.Scope, schemas []registry.SDKSchema, compact bool, program string) *RunFailure {
-	cm.mu.Lock()
-	decls, ok := cm.declarations[scope]
-	cm.mu.Unlock()
-	if !ok {
-		decls = sdkgen.DTS(toSDKTools(schemas))
-		if compact {
-			decls += catalogDeclaration
-		}
-		cm.mu.Lock()
-		if cm.declarations == nil {
-			cm.declarations = map[*registry.Scope]string{}
-		}
-		cm.declarations[scope] = decls
-		cm.mu.Unlock()
-	}
+// typecheck checks program against decls, the SDK declarations of its tools, and returns its
+// failure, or nil when it typechecks. A check that could not be done fails the run too (kind
+// typecheck): the option promises that no unchecked program runs.
+func (cm *codeMode) typecheck(ctx context.Context, decls, program string) *RunFailure {
 	problems, err := cm.opts.TypeChecker.CheckProgram(ctx, decls, program)
 	if err != nil {
 		return &RunFailure{Kind: KindTypecheck, Message: "the program could not be typechecked: " + err.Error()}
@@ -274,13 +249,6 @@ func (cm *codeMode) typecheck(ctx context.Context, scope *registry.Scope, schema
 		return nil
 	}
 	return &RunFailure{Kind: KindTypecheck, Message: strings.Join(problems, "\n")}
-}
-
-// forgetDeclarations drops the cached declarations; the registry calls it on every change.
-func (cm *codeMode) forgetDeclarations(*registry.Scope) {
-	cm.mu.Lock()
-	cm.declarations = nil
-	cm.mu.Unlock()
 }
 
 // catalogDeclaration declares the catalog helpers of the compact presentation for a typecheck.

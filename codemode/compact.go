@@ -25,38 +25,18 @@ const DefaultCompactAbove = 32_000
 // maxSearchLimit caps the limit a program may pass to catalog.search.
 const maxSearchLimit = 100
 
-// compactFor reports whether the compact presentation is in effect for schemas, the tools of
-// one scope. The answer is cached per scope until the registry changes, because rendering the
-// full section to measure it costs more than a run.
-func (cm *codeMode) compactFor(scope *registry.Scope, schemas []registry.SDKSchema) bool {
+// compactFor reports whether the compact presentation is in effect for tools, those of one
+// scope. Rendering the full section to measure it costs more than a run, so toolsFor asks
+// once per scope and registry state.
+func (cm *codeMode) compactFor(tools []sdkgen.Tool) bool {
 	if cm.opts.CompactAbove < 0 {
 		return false
-	}
-	cm.mu.Lock()
-	v, ok := cm.compact[scope]
-	cm.mu.Unlock()
-	if ok {
-		return v
 	}
 	limit := cm.opts.CompactAbove
 	if limit == 0 {
 		limit = DefaultCompactAbove
 	}
-	v = len(sdkgen.Section(toSDKTools(schemas))) > limit
-	cm.mu.Lock()
-	if cm.compact == nil {
-		cm.compact = map[*registry.Scope]bool{}
-	}
-	cm.compact[scope] = v
-	cm.mu.Unlock()
-	return v
-}
-
-// forgetCompact drops the cached answers of compactFor; the registry calls it on every change.
-func (cm *codeMode) forgetCompact(*registry.Scope) {
-	cm.mu.Lock()
-	cm.compact = nil
-	cm.mu.Unlock()
+	return len(sdkgen.Section(tools)) > limit
 }
 
 // PromptSectionFor returns the system-prompt section that teaches the model the SDK of reg's

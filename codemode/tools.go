@@ -13,8 +13,8 @@ import (
 // over, so that an embedder that makes a scope per conversation does not grow it without end.
 const maxCachedScopes = 256
 
-// scopeTools are the tools a run in one scope sees: their SDK schemas, their names, and the
-// names prepared as the tools namespace's members. They are built once per scope and registry
+// scopeTools are the tools a run in one scope sees: their SDK schemas, their names, the
+// names prepared as the tools namespace's members, and what is derived from them on demand. They are built once per scope and registry
 // state, so that what a run builds for its bindings does not grow with the number of tools.
 type scopeTools struct {
 	schemas []registry.SDKSchema
@@ -24,6 +24,11 @@ type scopeTools struct {
 	members    *jsruntime.Members
 	// sdkTools returns the schemas as sdkgen sees them, built on first use (by the catalog).
 	sdkTools func() []sdkgen.Tool
+	// compact reports whether the compact presentation is in effect, decided on first use.
+	compact func() bool
+	// declarations returns the .d.ts a typecheck uses (with the catalog when compact), built
+	// on first use: rendering them costs about a quarter of a warm check at 50 tools.
+	declarations func() string
 }
 
 // toolsFor returns the tools a run in scope sees, cached until the registry changes.
@@ -53,6 +58,14 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 	}
 	t = &scopeTools{schemas: schemas, names: names, namespaces: namespaces, members: members,
 		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })}
+	t.compact = sync.OnceValue(func() bool { return cm.compactFor(t.sdkTools()) })
+	t.declarations = sync.OnceValue(func() string {
+		decls := sdkgen.DTS(t.sdkTools())
+		if t.compact() {
+			decls += catalogDeclaration
+		}
+		return decls
+	})
 	cm.mu.Lock()
 	// A change notified since the schemas were read may not be in them: keep them for this run
 	// only.
