@@ -37,7 +37,12 @@
 // a submission with no driver active starts one; a driver whose started body is the only thing
 // that could run (an exclusive call, or nothing else pending) releases the role and runs that
 // body itself; a goroutine whose body finished takes the role when it is free, and commits. A
-// sequential awaited sub-call thus goes from the runtime's loop to one goroutine and back.
+// sequential awaited sub-call thus goes from the runtime's loop to one goroutine and back. A
+// runtime whose calling goroutine may block (jsruntime.Function.Inline: a process pool's
+// frame reader) saves that hand-off too: a call submitted through the inline form with
+// nothing else queued or in flight takes the role on the caller's goroutine, which then starts,
+// runs and commits it; that goroutine counts as the Bridge's while it does, so Close awaits or
+// detaches its body like any other.
 package bridge
 
 import (
@@ -193,8 +198,9 @@ type Bridge struct {
 	closing         bool
 	counter         int
 
-	// live counts every goroutine the Bridge starts, workers and log tasks (guarded by mu);
-	// gone is closed when it drops to zero once Close has been called.
+	// live counts every goroutine the Bridge starts, workers and log tasks, and the callers
+	// of inline bindings while they drive (guarded by mu); gone is closed when it drops to
+	// zero once Close has been called.
 	live       int
 	gone       chan struct{}
 	goneClosed bool
@@ -257,7 +263,7 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 func (b *Bridge) Namespace() jsruntime.Namespace {
 	fns := make([]jsruntime.Function, len(b.opts.Tools))
 	for i, name := range b.opts.Tools {
-		fns[i] = jsruntime.Function{Name: name, Call: b.binding(name)}
+		fns[i] = jsruntime.Function{Name: name, Call: b.binding(name, false), Inline: b.binding(name, true)}
 	}
 	return jsruntime.Namespace{
 		Global:     "tools",
@@ -266,10 +272,21 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 	}
 }
 
-func (b *Bridge) binding(name string) jsruntime.HostFunc {
+// binding returns the host function of the tool name. The inline form (jsruntime's
+// Function.Inline: the caller's goroutine may block) takes the driver role itself when nothing
+// else is queued or in flight, and so starts, runs and commits the call on the caller's
+// goroutine; that goroutine counts as one of the Bridge's own (live) meanwhile, so Close
+// awaits or detaches it like any body. With other calls queued or in flight it does what the
+// plain form does, so that the caller can go on submitting calls that overlap.
+func (b *Bridge) binding(name string, inline bool) jsruntime.HostFunc {
 	return func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
 		b.mu.Lock()
-		defer b.mu.Unlock()
+		unlock := true
+		defer func() {
+			if unlock {
+				b.mu.Unlock()
+			}
+		}()
 		if b.closing || b.ctx.Err() != nil {
 			settle(jsonv.Value{}, b.overError("%s not dispatched", name))
 			return
@@ -291,6 +308,15 @@ func (b *Bridge) binding(name string) jsruntime.HostFunc {
 			},
 			settle: settle,
 		})
+		if inline && !b.driving && len(b.commits) == 0 && len(b.pending) == 1 && b.canProgress() {
+			b.driving = true
+			b.live++
+			b.mu.Unlock()
+			unlock = false
+			defer b.exited()
+			b.do(nil)
+			return
+		}
 		b.kick()
 	}
 }
