@@ -250,6 +250,15 @@ func (v Value) Members() []Member {
 	return nil
 }
 
+// Member returns member i of an object, without copying the members (the zero Member when out
+// of range or not an object): with Len, it walks an object the way Index walks an array.
+func (v Value) Member(i int) Member {
+	if o, ok := v.v.(*object); ok && i >= 0 && i < len(o.members) {
+		return o.members[i]
+	}
+	return Member{}
+}
+
 // Get returns the value of an object's key and whether it is present.
 func (v Value) Get(key string) (Value, bool) {
 	o, ok := v.v.(*object)

@@ -451,7 +451,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	}
 	// The run ends on the worker's "done"; otherwise the parent decides, and kills the worker.
 	l := &runLoop{p: p, w: w, ctx: ctx, host: host, req: req, led: led, flight: flight,
-		wallAt: time.Now().Add(p.cfg.WallCeiling + wallGrace), inline: true}
+		wallAt: time.Now().Add(p.cfg.WallCeiling + wallGrace)}
 	defer func() {
 		l.mu.Lock()
 		l.over = true // settles after the run are dropped
@@ -469,12 +469,15 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 		// A call with an Inline form and nothing else to read: the pump goroutine makes it
 		// inline and goes on reading, so a sequential call crosses no goroutine in this
 		// process. This goroutine waits for the pump's verdict, or takes the reading back
-		// from a pump held up in a call (after which calls are made through Call).
+		// from a pump held up in a call (calls are then made through Call until that call
+		// returns).
 		verdicts := make(chan runVerdict, 1)
+		l.pumping = true
 		go l.pump(call, fn, verdicts)
 		if v, ok := l.await(verdicts); ok {
 			return v.res, v.healthy, v.started
 		}
+		l.pumping = false
 	}
 }
 
@@ -482,7 +485,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 // pump: a pump that has been in the same inline call for a whole tick (so 1–2 ticks) is
 // relieved of the reading, so that the frames the worker sends meanwhile (other calls, its
 // result) wait at most that long.
-const pumpRescueTick = time.Millisecond
+const pumpRescueTick = 2 * time.Millisecond
 
 // runVerdict is how a run ended, as runOn returns it.
 type runVerdict struct {
@@ -507,17 +510,17 @@ type runLoop struct {
 	over bool // the run is over: settles are dropped
 
 	// Reader-owned.
-	wallAt   time.Time
-	killAt   time.Time // once an abort frame is sent: when the worker is given up on
-	pending  *Failure  // the parent's verdict, once the worker is given up on
-	set      time.Time // the read deadline in force, unless an interrupt moved it
-	started  bool      // the worker acknowledged the run
-	inline   bool      // calls with an Inline form are returned by serve, to be made inline
-	released bool      // of a pump: it was relieved of the reading (roleMu)
+	wallAt  time.Time
+	killAt  time.Time // once an abort frame is sent: when the worker is given up on
+	pending *Failure  // the parent's verdict, once the worker is given up on
+	set     time.Time // the read deadline in force, unless an interrupt moved it
+	started bool      // the worker acknowledged the run
+	pumping bool      // serve runs on a pump: calls with an Inline form are returned
 
-	roleMu  sync.Mutex
-	inCall  bool   // the pump is in an inline call (roleMu)
-	callSeq uint64 // inline calls the pump has begun (roleMu)
+	roleMu   sync.Mutex
+	inCall   bool   // the pump is in an inline call (roleMu)
+	callSeq  uint64 // inline calls the pump has begun (roleMu)
+	released bool   // the pump in an inline call was relieved of the reading (roleMu)
 }
 
 // pump makes call inline, then reads on, making later inline calls itself, until the run
@@ -548,13 +551,17 @@ func (l *runLoop) callInline(call *frame, fn *Function) bool {
 	l.roleMu.Lock()
 	defer l.roleMu.Unlock()
 	l.inCall = false
-	return !l.released
+	if l.released {
+		l.released = false // the run's goroutine may start another pump
+		return false
+	}
+	return true
 }
 
 // await waits for the pump's verdict. It takes the reading back from a pump that is in an
 // inline call when the run must end (the caller's cancellation, Close), or when the pump has
 // been in the same call for a whole rescue tick; it then reports false, and the run's
-// goroutine reads on, making no more inline calls.
+// goroutine reads on, making calls through Call until the pump's call has returned.
 func (l *runLoop) await(verdicts <-chan runVerdict) (runVerdict, bool) {
 	tick := time.NewTicker(pumpRescueTick)
 	defer tick.Stop()
@@ -594,8 +601,18 @@ func (l *runLoop) relieve(seq uint64) bool {
 		return false
 	}
 	l.released = true
-	l.inline = false
 	return true
+}
+
+// mayInline reports whether serve may return a call to be made inline: on a pump, or on the
+// run's goroutine (to start a pump) unless a pump it relieved is still in its call.
+func (l *runLoop) mayInline() bool {
+	if l.pumping {
+		return true
+	}
+	l.roleMu.Lock()
+	defer l.roleMu.Unlock()
+	return !l.released
 }
 
 // currentCall returns the number of the inline call the pump is in, or 0.
@@ -619,8 +636,9 @@ func (l *runLoop) giveUp(f *Failure, drain bool) runVerdict {
 }
 
 // serve reads and handles frames until the run ends, and returns its verdict; or, while
-// inline calls are allowed, until a call to a function with an Inline form arrives with no
-// other frame read ahead of it, and returns that call (and its function) instead of making it.
+// inline calls are allowed (mayInline), until a call to a function with an Inline form arrives
+// with no other frame read ahead of it, and returns that call (and its function) instead of
+// making it.
 func (l *runLoop) serve() (runVerdict, *frame, *Function) {
 	p, w, led, ctx := l.p, l.w, l.led, l.ctx
 	for {
@@ -699,7 +717,7 @@ func (l *runLoop) serve() (runVerdict, *frame, *Function) {
 			return l.giveUp(f.Failure, true), nil, nil
 		case frameCall:
 			fn := l.req.function(f)
-			if fn != nil && fn.Inline != nil && l.inline && !f.refused && f.Value.IsDefined() && w.in.r.Buffered() == 0 {
+			if fn != nil && fn.Inline != nil && !f.refused && f.Value.IsDefined() && w.in.r.Buffered() == 0 && l.mayInline() {
 				return runVerdict{}, f, fn
 			}
 			var call HostFunc
