@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
@@ -763,40 +764,9 @@ func (req *Request) function(f *frame) *Function {
 // order. The call's argument is in flight until it settles, and its result until the reply is
 // written.
 func (p *ProcessPool) call(l *runLoop, f *frame, fn *Function, hostFn HostFunc) {
-	w, flight := l.w, l.flight
-	id, argBytes := f.ID, f.size
-	reply := func(v jsonv.Value, err error) {
-		if !f.refused {
-			flight.release(argBytes)
-		}
-		l.mu.Lock()
-		done := l.over
-		l.mu.Unlock()
-		if done {
-			return
-		}
-		out := &frame{T: frameReply, ID: id}
-		if err == nil {
-			err = incomingError(v) // in the parent, so both isolations refuse the same text
-		}
-		if err != nil {
-			msg := err.Error()
-			out.Error = &msg
-		} else if v.IsDefined() {
-			n := valueSize(v, flight.limit)
-			// A result the length prefix cannot describe is refused whatever the limit.
-			if n > maxFrameBody-replyOverhead || !flight.admit(n) {
-				msg := flight.refusal("a result", n).Error()
-				out.Error = &msg
-			} else {
-				defer flight.release(n)
-				out.Value = v
-			}
-		}
-		_ = w.out.write(out)
-	}
+	c := &hostCall{l: l, id: f.ID, argBytes: f.size, refused: f.refused}
 	if f.refused {
-		reply(jsonv.Value{}, flight.refusal("an argument", argBytes))
+		c.settle(jsonv.Value{}, l.flight.refusal("an argument", c.argBytes))
 		return
 	}
 	if fn == nil || !f.Value.IsDefined() {
@@ -804,19 +774,61 @@ func (p *ProcessPool) call(l *runLoop, f *frame, fn *Function, hostFn HostFunc) 
 		if f.NS >= 0 && f.NS < len(l.req.Bindings) {
 			global = l.req.Bindings[f.NS].Global
 		}
-		reply(jsonv.Value{}, fmt.Errorf("unknown binding %q", global+"."+f.Fn))
+		c.settle(jsonv.Value{}, fmt.Errorf("unknown binding %q", global+"."+f.Fn))
 		return
 	}
-	var settled sync.Once
-	settle := func(v jsonv.Value, err error) { settled.Do(func() { reply(v, err) }) }
-	func() {
-		defer func() {
-			if x := recover(); x != nil {
-				settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, x))
-			}
-		}()
-		hostFn(l.host, f.Value, settle)
+	defer func() {
+		if x := recover(); x != nil {
+			c.settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, x))
+		}
 	}()
+	hostFn(l.host, f.Value, c.settle)
+}
+
+// hostCall is one host call the worker forwarded, until it is answered.
+type hostCall struct {
+	l        *runLoop
+	id       uint64
+	argBytes int64 // of the call frame, held in flight until the call settles
+	refused  bool  // the call frame was skipped unread: nothing of it is in flight
+	settled  atomic.Bool
+}
+
+// settle answers the call once; later settles are ignored. The reply is dropped once the run
+// is over.
+func (c *hostCall) settle(v jsonv.Value, err error) {
+	if c.settled.Swap(true) {
+		return
+	}
+	l, flight := c.l, c.l.flight
+	if !c.refused {
+		flight.release(c.argBytes)
+	}
+	l.mu.Lock()
+	over := l.over
+	l.mu.Unlock()
+	if over {
+		return
+	}
+	out := &frame{T: frameReply, ID: c.id}
+	if err == nil {
+		err = incomingError(v) // in the parent, so both isolations refuse the same text
+	}
+	if err != nil {
+		msg := err.Error()
+		out.Error = &msg
+	} else if v.IsDefined() {
+		n := valueSize(v, flight.limit)
+		// A result the length prefix cannot describe is refused whatever the limit.
+		if n > maxFrameBody-replyOverhead || !flight.admit(n) {
+			msg := flight.refusal("a result", n).Error()
+			out.Error = &msg
+		} else {
+			defer flight.release(n)
+			out.Value = v
+		}
+	}
+	_ = l.w.out.write(out)
 }
 
 // Close disposes of the pool: later runs fail with ErrClosed, live runs end at once with the
