@@ -37,9 +37,14 @@ func (p *inlineProbe) function(name string) Function {
 		}}
 }
 
-// A pool makes sequential awaited calls through a binding's Inline form (the reading goroutine
-// runs them: no hand-off per call); the in-process runtime, whose loop must not block, never
-// does.
+// echoFunction settles with its argument, through Call only.
+func echoFunction(name string) Function {
+	return Function{Name: name, Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) { settle(args, nil) }}
+}
+
+// A pool makes sequential awaited calls through a binding's Inline form from a run's second
+// call on (the reading goroutine runs them: no hand-off per call); the in-process runtime,
+// whose loop must not block, never does.
 func TestProcessCallsInlineWhenNothingElseIsRead(t *testing.T) {
 	const program = `let n = 0; for (let i = 0; i < 20; i++) n += (await tools.echo({i})).i; return n`
 	t.Run("process", func(t *testing.T) {
@@ -52,8 +57,8 @@ func TestProcessCallsInlineWhenNothingElseIsRead(t *testing.T) {
 		if got := runValue(t, p, Request{Program: program, Bindings: toolsNS(probe.function("echo"))}); got != "190" {
 			t.Fatalf("value %s, want 190", got)
 		}
-		if in, calls := probe.inline.Load(), probe.calls.Load(); in != 20 || calls != 0 {
-			t.Fatalf("%d calls through Inline and %d through Call, want 20 and 0", in, calls)
+		if in, calls := probe.inline.Load(), probe.calls.Load(); in != 19 || calls != 1 {
+			t.Fatalf("%d calls through Inline and %d through Call, want 19 and 1 (the first)", in, calls)
 		}
 	})
 	t.Run("inprocess", func(t *testing.T) {
@@ -74,8 +79,9 @@ func TestProcessCallsInlineWhenNothingElseIsRead(t *testing.T) {
 
 // An inline call that waits for a later call of the same program does not deadlock: the run's
 // goroutine relieves the pump held up in it within a few milliseconds, reads the later call
-// and makes it through Call. (The program spins between the two calls so that the first is
-// read alone, and goes inline.) Without the relief the run hung until its wall ceiling.
+// and makes it through Call. (The program makes a first call, which never goes inline, and
+// spins between the two calls so that the first is read alone, and goes inline.) Without the
+// relief the run hung, past its wall ceiling.
 func TestProcessInlineCallWaitingForALaterCall(t *testing.T) {
 	p, err := NewProcessPool(ProcessConfig{Size: 1, Config: Config{WallCeiling: 20 * time.Second, ComputeBudget: 10 * time.Second}})
 	if err != nil {
@@ -96,7 +102,8 @@ func TestProcessInlineCallWaitingForALaterCall(t *testing.T) {
 		t.Error("release went inline while the pump was held up in wait")
 	}
 	begin := time.Now()
-	got := runValue(t, p, Request{Bindings: toolsNS(waitProbe.function("wait"), release), Program: `
+	got := runValue(t, p, Request{Bindings: toolsNS(echoFunction("first"), waitProbe.function("wait"), release), Program: `
+		await tools.first({});
 		const w = tools.wait({v: "waited"});
 		const t0 = Date.now(); while (Date.now() - t0 < 200) {}
 		await tools.release({});
@@ -141,7 +148,8 @@ func TestProcessInlineCallIgnoringCancellation(t *testing.T) {
 				}
 			}()
 			begin := time.Now()
-			res, err := p.Run(ctx, Request{Program: `console.log("in"); return await tools.deaf({})`, Bindings: toolsNS(probe.function("deaf"))})
+			res, err := p.Run(ctx, Request{Program: `await tools.first({}); console.log("in"); return await tools.deaf({})`,
+				Bindings: toolsNS(echoFunction("first"), probe.function("deaf"))})
 			took := time.Since(begin)
 			if err != nil {
 				t.Fatal(err)
@@ -175,7 +183,8 @@ func TestProcessInlineCallPanicking(t *testing.T) {
 		Inline: func(context.Context, jsonv.Value, func(jsonv.Value, error)) {
 			panic("inline boom")
 		}}
-	got := runValue(t, p, Request{Bindings: toolsNS(boom), Program: `
+	got := runValue(t, p, Request{Bindings: toolsNS(echoFunction("first"), boom), Program: `
+		await tools.first({});
 		try { await tools.boom({}); return "no error" } catch (e) { return e.message + " / " + (await tools.boom({}).catch((e) => e.name)) }`})
 	if got != `"binding \"boom\" failed: inline boom / ToolCallError"` {
 		t.Fatalf("value %s", got)
