@@ -280,45 +280,46 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 // plain form does, so that the caller can go on submitting calls that overlap.
 func (b *Bridge) binding(name string, inline bool) jsruntime.HostFunc {
 	return func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
-		b.mu.Lock()
-		unlock := true
-		defer func() {
-			if unlock {
-				b.mu.Unlock()
-			}
-		}()
-		if b.closing || b.ctx.Err() != nil {
-			settle(jsonv.Value{}, b.overError("%s not dispatched", name))
-			return
-		}
-		if !args.IsDefined() {
-			settle(jsonv.Value{}, errors.New("tool arguments must be lossless JSON (call the tool with an arguments object, e.g. `{}`)"))
-			return
-		}
-		b.counter++
-		var id [64]byte // the id is built on the stack: one allocation, the string
-		b.pending = append(b.pending, &entry{
-			call: registry.Call{
-				CallID:     string(strconv.AppendInt(append(id[:0], b.idPrefix...), int64(b.counter), 10)),
-				RootCallID: b.opts.RootCallID,
-				Name:       name,
-				Arguments:  args,
-				Scope:      b.opts.Scope,
-				Parent:     b.opts.Token,
-			},
-			settle: settle,
-		})
-		if inline && !b.driving && len(b.commits) == 0 && len(b.pending) == 1 && b.canProgress() {
-			b.driving = true
-			b.live++
-			b.mu.Unlock()
-			unlock = false
+		if b.submit(name, args, settle, inline) {
 			defer b.exited()
 			b.do(nil)
-			return
 		}
-		b.kick()
 	}
+}
+
+// submit queues a call of the tool name, or settles it at once when it cannot be made. It
+// reports whether the caller (an inline one) took the driver role and must drive.
+func (b *Bridge) submit(name string, args jsonv.Value, settle func(jsonv.Value, error), inline bool) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closing || b.ctx.Err() != nil {
+		settle(jsonv.Value{}, b.overError("%s not dispatched", name))
+		return false
+	}
+	if !args.IsDefined() {
+		settle(jsonv.Value{}, errors.New("tool arguments must be lossless JSON (call the tool with an arguments object, e.g. `{}`)"))
+		return false
+	}
+	b.counter++
+	var id [64]byte // the id is built on the stack: one allocation, the string
+	b.pending = append(b.pending, &entry{
+		call: registry.Call{
+			CallID:     string(strconv.AppendInt(append(id[:0], b.idPrefix...), int64(b.counter), 10)),
+			RootCallID: b.opts.RootCallID,
+			Name:       name,
+			Arguments:  args,
+			Scope:      b.opts.Scope,
+			Parent:     b.opts.Token,
+		},
+		settle: settle,
+	})
+	if inline && !b.driving && len(b.commits) == 0 && len(b.pending) == 1 && b.canProgress() {
+		b.driving = true
+		b.live++
+		return true
+	}
+	b.kick()
+	return false
 }
 
 // kick starts a driver when none is active and there is something to drive. Callers hold mu.

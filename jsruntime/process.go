@@ -430,8 +430,9 @@ func (p *ProcessPool) isDisposing() bool { return p.disposing.Err() != nil }
 //
 // The run's frames are read here, on the goroutine that waits for them, and host calls are
 // made here too, in order; anything that must end the wait (the caller's cancellation, Close,
-// the wall ceiling, the end of the abort grace) moves the read deadline. A call to a function
-// with an Inline form is the exception (see pump).
+// the wall ceiling, the end of the abort grace) moves the read deadline. From a run's second
+// call on, a call to a function with an Inline form hands the reading to a pump goroutine,
+// which makes such calls itself (see serve and pump).
 func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *ledger) (Result, bool, bool) {
 	host, cancelHost := context.WithCancel(ctx)
 	defer cancelHost()
@@ -482,11 +483,11 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, req Request, led *le
 	}
 }
 
-// pumpRescueTick is how often the goroutine of a run whose frames a pump reads checks on the
+// pumpReliefTick is how often the goroutine of a run whose frames a pump reads checks on the
 // pump: a pump that has been in the same inline call for a whole tick (so 1–2 ticks) is
 // relieved of the reading, so that the frames the worker sends meanwhile (other calls, its
 // result) wait at most that long.
-const pumpRescueTick = 2 * time.Millisecond
+const pumpReliefTick = 2 * time.Millisecond
 
 // runVerdict is how a run ended, as runOn returns it.
 type runVerdict struct {
@@ -562,10 +563,10 @@ func (l *runLoop) callInline(call *frame, fn *Function) bool {
 
 // await waits for the pump's verdict. It takes the reading back from a pump that is in an
 // inline call when the run must end (the caller's cancellation, Close), or when the pump has
-// been in the same call for a whole rescue tick; it then reports false, and the run's
+// been in the same call for a whole relief tick; it then reports false, and the run's
 // goroutine reads on, making calls through Call until the pump's call has returned.
 func (l *runLoop) await(verdicts <-chan runVerdict) (runVerdict, bool) {
-	tick := time.NewTicker(pumpRescueTick)
+	tick := time.NewTicker(pumpReliefTick)
 	defer tick.Stop()
 	cancelled, disposing := l.ctx.Done(), l.p.disposing.Done()
 	var seen uint64 // the inline call the pump was in at the last tick
