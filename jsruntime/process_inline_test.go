@@ -190,3 +190,37 @@ func TestProcessInlineCallPanicking(t *testing.T) {
 		t.Fatalf("value %s", got)
 	}
 }
+
+// Calls a program makes together still overlap when their binding has an Inline form: each
+// of five calls returns only once all five have started. Calls read together go through Call;
+// one read alone may go inline and hold the pump, which is then relieved.
+func TestProcessInlineCallsStillOverlap(t *testing.T) {
+	p, err := NewProcessPool(ProcessConfig{Size: 1, Config: Config{WallCeiling: 20 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	const n = 5
+	var entered atomic.Int32
+	all := make(chan struct{})
+	var probe inlineProbe
+	probe.block = func(ctx context.Context) {
+		if entered.Add(1) == n {
+			close(all)
+		}
+		select {
+		case <-all:
+		case <-ctx.Done():
+		}
+	}
+	begin := time.Now()
+	got := runValue(t, p, Request{Bindings: toolsNS(probe.function("meet")), Program: `
+		const rs = await Promise.all([1, 2, 3, 4, 5].map((i) => tools.meet({i})));
+		return rs.map((r) => r.i).join()`})
+	if got != `"1,2,3,4,5"` {
+		t.Fatalf("value %s", got)
+	}
+	if took := time.Since(begin); took > 5*time.Second {
+		t.Errorf("the run took %v", took)
+	}
+}
