@@ -101,13 +101,13 @@ type Function struct {
 	// Inline, when not nil, is Call for a caller whose goroutine may block: it may do the
 	// call's work before it returns, on the calling goroutine, instead of handing it to
 	// another goroutine, and it settles exactly once as Call does. A runtime uses it only
-	// where it has a goroutine with nothing else to do while the call runs (ProcessPool, on
-	// the goroutine that reads the worker's frames, for a call with no other frame waiting),
-	// which saves a goroutine hand-off per call; Goja never uses it. The runtime keeps the run
-	// abandonable: when the run must end, or the call runs long (a few milliseconds) while the
-	// program may want to make other calls, it stops waiting for Inline to return and goes on
-	// reading on another goroutine. A goroutine it left in Inline is the function's owner's to
-	// account for, like the work Call starts.
+	// where it has a goroutine with nothing else to do while the call runs (ProcessPool, from
+	// a run's second call on, on the goroutine that reads the worker's frames, for a call
+	// with no other frame waiting), which saves a goroutine hand-off per call; Goja never uses
+	// it. The runtime keeps the run abandonable: when the run must end, or the call has run
+	// 2–4ms (the program may be making other calls meanwhile), it stops waiting for Inline to
+	// return and goes on reading on another goroutine. A goroutine it left in Inline is the
+	// function's owner's to account for, like the work Call starts.
 	Inline HostFunc
 }
 
