@@ -37,7 +37,12 @@
 // a submission with no driver active starts one; a driver whose started body is the only thing
 // that could run (an exclusive call, or nothing else pending) releases the role and runs that
 // body itself; a goroutine whose body finished takes the role when it is free, and commits. A
-// sequential awaited sub-call thus goes from the runtime's loop to one goroutine and back.
+// sequential awaited sub-call thus goes from the runtime's loop to one goroutine and back. A
+// runtime whose calling goroutine may block (jsruntime.Namespace.InlineDispatch: a process
+// pool's frame reader) saves that hand-off too: a call submitted through the inline form with
+// nothing else queued or in flight takes the role on the caller's goroutine, which then starts,
+// runs and commits it; that goroutine counts as the Bridge's while it does, so Close awaits or
+// detaches its body like any other.
 package bridge
 
 import (
@@ -185,8 +190,9 @@ type Bridge struct {
 	closing         bool
 	counter         int
 
-	// live counts every goroutine the Bridge starts, workers and log tasks (guarded by mu);
-	// gone is closed when it drops to zero once Close has been called.
+	// live counts every goroutine the Bridge starts, workers and log tasks, and the callers
+	// of inline bindings while they drive (guarded by mu); gone is closed when it drops to
+	// zero once Close has been called.
 	live       int
 	gone       chan struct{}
 	goneClosed bool
@@ -280,17 +286,30 @@ func ToolMembers(tools, namespaces []string) (*jsruntime.Members, error) {
 // ToolCallError class with its toolName member, and "tool" as what a member is called (a call
 // of a missing one fails with "tools.x is not a tool (did you mean y?)"). With Options.Members
 // it costs the same whatever the number of tools.
+//
+// Its inline form (jsruntime.Namespace.InlineDispatch: the caller's goroutine may block) takes
+// the driver role itself when nothing else is queued or in flight, and so starts, runs and
+// commits the call on the caller's goroutine; that goroutine counts as one of the Bridge's own
+// (live) meanwhile, so Close awaits or detaches it like any body. With other calls queued or in
+// flight it does what the plain form does, so that the caller can go on submitting calls that
+// overlap.
 func (b *Bridge) Namespace() jsruntime.Namespace {
 	ns := jsruntime.Namespace{Global: "tools", ErrorClass: &jsruntime.ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: "tool"}
 	if b.opts.Members != nil {
-		ns.Members, ns.Dispatch = b.opts.Members, b.dispatch
+		ns.Members, ns.Dispatch, ns.InlineDispatch = b.opts.Members, b.dispatch, b.dispatchInline
 		return ns
 	}
 	ns.Functions = make([]jsruntime.Function, len(b.opts.Tools))
 	for i, name := range b.opts.Tools {
-		ns.Functions[i] = jsruntime.Function{Name: name, Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
-			b.dispatch(run, i, args, settle)
-		}}
+		ns.Functions[i] = jsruntime.Function{
+			Name: name,
+			Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+				b.dispatch(run, i, args, settle)
+			},
+			Inline: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+				b.dispatchInline(run, i, args, settle)
+			},
+		}
 		if i < len(b.opts.Namespaces) && b.opts.Namespaces[i] != "" {
 			s := registry.Schema{Name: name, Namespace: b.opts.Namespaces[i]}
 			ns.Functions[i].Group, ns.Functions[i].Name = s.Namespace, s.Member()
@@ -301,16 +320,31 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 
 // dispatch submits a call of tool i of Options.Tools.
 func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
+	b.submit(run, i, args, settle, false)
+}
+
+// dispatchInline submits a call of tool i of Options.Tools and, when nothing else is queued or
+// in flight, drives it on the calling goroutine (see Namespace).
+func (b *Bridge) dispatchInline(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
+	if b.submit(run, i, args, settle, true) {
+		defer b.exited()
+		b.do(nil)
+	}
+}
+
+// submit queues a call of tool i, or settles it at once when it cannot be made. It reports
+// whether the caller (an inline one) took the driver role and must drive.
+func (b *Bridge) submit(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error), inline bool) bool {
 	name := b.opts.Tools[i]
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closing || b.ctx.Err() != nil {
 		settle(jsonv.Value{}, b.overError("%s not dispatched", name))
-		return
+		return false
 	}
 	if !args.IsDefined() {
 		settle(jsonv.Value{}, errors.New("tool arguments must be lossless JSON (call the tool with an arguments object, e.g. `{}`)"))
-		return
+		return false
 	}
 	b.counter++
 	var id [64]byte // the id is built on the stack: one allocation, the string
@@ -328,7 +362,13 @@ func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle f
 		seq:       b.counter,
 		submitted: b.now(),
 	})
+	if inline && !b.driving && len(b.commits) == 0 && len(b.pending) == 1 && b.canProgress() {
+		b.driving = true
+		b.live++
+		return true
+	}
 	b.kick()
+	return false
 }
 
 // kick starts a driver when none is active and there is something to drive. Callers hold mu.

@@ -17,7 +17,9 @@ import (
 // within its timeout plus the drain grace with kind timeout, or, when the caller aborts, within
 // the grace with kind abort, in both isolations. When the body is finally released its
 // goroutine ends. Before the fix the run waited for the body forever (in serve, the call never
-// answered; in run, Ctrl-C was ignored).
+// answered; in run, Ctrl-C was ignored). As a run's second call, under process isolation, the
+// body runs on the goroutine that reads the worker's frames (jsruntime.Function.Inline): the
+// same holds.
 func TestRunEndsDespiteBodyIgnoringCancellation(t *testing.T) {
 	const (
 		wall  = 300 * time.Millisecond
@@ -25,77 +27,86 @@ func TestRunEndsDespiteBodyIgnoringCancellation(t *testing.T) {
 	)
 	for _, isolation := range []string{"inprocess", "process"} {
 		for _, kind := range []jsruntime.FailureKind{jsruntime.KindTimeout, jsruntime.KindAbort} {
-			t.Run(isolation+"/"+string(kind), func(t *testing.T) {
-				leakcheck.Check(t)
-				started, release := make(chan struct{}, 1), make(chan struct{})
-				var released bool
-				defer func() {
-					if !released {
-						close(release)
-					}
-				}()
-				deaf := registry.Tool{Name: "deaf", Output: registry.AnyOutput(),
-					Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
-						started <- struct{}{}
-						<-release
-						return jsonv.StringValue("late"), nil
-					}}
-				reg := registry.New()
-				if _, err := reg.Register(deaf); err != nil {
-					t.Fatal(err)
+			for _, second := range []bool{false, true} {
+				name := isolation + "/" + string(kind)
+				before := ""
+				if second {
+					name, before = name+"/second-call", "await tools.echo({});"
 				}
-				rt, err := jsruntime.Open(isolation, 256<<20, jsruntime.Config{WallCeiling: wall})
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { rt.Close() })
-				if err := codemode.Install(reg, codemode.Options{Runtime: rt, DrainGrace: grace}); err != nil {
-					t.Fatal(err)
-				}
-				if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-					t.Fatal(err)
-				}
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
-				if kind == jsruntime.KindAbort {
-					go func() {
-						<-started
-						time.Sleep(20 * time.Millisecond)
-						cancel()
+				t.Run(name, func(t *testing.T) {
+					leakcheck.Check(t)
+					started, release := make(chan struct{}, 1), make(chan struct{})
+					var released bool
+					defer func() {
+						if !released {
+							close(release)
+						}
 					}()
-				}
-				begin := time.Now()
-				done := make(chan registry.Result, 1)
-				go func() {
-					done <- subRun(ctx, reg, `console.log("calling"); await tools.deaf({}); return "unreachable";`)
-				}()
-				var res registry.Result
-				select {
-				case res = <-done:
-				case <-time.After(10 * time.Second):
-					close(release)
+					deaf := registry.Tool{Name: "deaf", Output: registry.AnyOutput(),
+						Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+							started <- struct{}{}
+							<-release
+							return jsonv.StringValue("late"), nil
+						}}
+					echo := registry.Tool{Name: "echo", Output: registry.AnyOutput(), ConcurrencySafe: func(jsonv.Value) bool { return true },
+						Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil }}
+					reg := registry.New()
+					if _, err := reg.Register(deaf, echo); err != nil {
+						t.Fatal(err)
+					}
+					rt, err := jsruntime.Open(isolation, 256<<20, jsruntime.Config{WallCeiling: wall})
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(func() { rt.Close() })
+					if err := codemode.Install(reg, codemode.Options{Runtime: rt, DrainGrace: grace}); err != nil {
+						t.Fatal(err)
+					}
+					if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+						t.Fatal(err)
+					}
+					ctx, cancel := context.WithCancel(context.Background())
+					defer cancel()
+					if kind == jsruntime.KindAbort {
+						go func() {
+							<-started
+							time.Sleep(20 * time.Millisecond)
+							cancel()
+						}()
+					}
+					begin := time.Now()
+					done := make(chan registry.Result, 1)
+					go func() {
+						done <- subRun(ctx, reg, before+`console.log("calling"); await tools.deaf({}); return "unreachable";`)
+					}()
+					var res registry.Result
+					select {
+					case res = <-done:
+					case <-time.After(10 * time.Second):
+						close(release)
+						released = true
+						<-done
+						t.Fatal("the run waited for a body that ignores cancellation")
+					}
+					took := time.Since(begin)
+					limit := wall + grace + time.Second // scheduling slack on a shared machine
+					if kind == jsruntime.KindAbort {
+						limit = grace + time.Second
+					}
+					if took > limit {
+						t.Errorf("the run took %v, want at most %v", took, limit)
+					}
+					var f *codemode.RunFailure
+					if !res.IsError || res.Err == nil || !errors.As(res.Err, &f) || f.Kind != kind {
+						t.Fatalf("result %+v, want a run failure of kind %s", res.Err, kind)
+					}
+					if len(f.Logs) != 1 || f.Logs[0] != "calling" {
+						t.Errorf("logs %q, want the output before the call", f.Logs)
+					}
+					close(release) // the body returns; its goroutine ends (checked by leakcheck)
 					released = true
-					<-done
-					t.Fatal("the run waited for a body that ignores cancellation")
-				}
-				took := time.Since(begin)
-				limit := wall + grace + time.Second // scheduling slack on a shared machine
-				if kind == jsruntime.KindAbort {
-					limit = grace + time.Second
-				}
-				if took > limit {
-					t.Errorf("the run took %v, want at most %v", took, limit)
-				}
-				var f *codemode.RunFailure
-				if !res.IsError || res.Err == nil || !errors.As(res.Err, &f) || f.Kind != kind {
-					t.Fatalf("result %+v, want a run failure of kind %s", res.Err, kind)
-				}
-				if len(f.Logs) != 1 || f.Logs[0] != "calling" {
-					t.Errorf("logs %q, want the output before the call", f.Logs)
-				}
-				close(release) // the body returns; its goroutine ends (checked by leakcheck)
-				released = true
-			})
+				})
+			}
 		}
 	}
 }

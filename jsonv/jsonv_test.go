@@ -210,3 +210,23 @@ func FuzzParseRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestMemberWalksAnObjectInOrderWithoutCopying(t *testing.T) {
+	v := MustParse(`{"b":1,"a":[2],"c":{"d":null}}`)
+	var keys []string
+	for i, n := 0, v.Len(); i < n; i++ {
+		m := v.Member(i)
+		if want := v.Members()[i]; m.Key != want.Key || m.Value.String() != want.Value.String() {
+			t.Fatalf("Member(%d) = %s: %s, want %s: %s", i, m.Key, m.Value, want.Key, want.Value)
+		}
+		keys = append(keys, m.Key)
+	}
+	if got := strings.Join(keys, ","); got != "b,a,c" {
+		t.Fatalf("keys %s", got)
+	}
+	for _, bad := range []Member{v.Member(-1), v.Member(3), MustParse(`[1]`).Member(0), StringValue("x").Member(0)} {
+		if bad.Key != "" || bad.Value.IsDefined() {
+			t.Fatalf("out of range or not an object: got %+v, want the zero Member", bad)
+		}
+	}
+}

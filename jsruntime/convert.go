@@ -434,7 +434,8 @@ func checkUTF8(v jsonv.Value) error {
 			}
 		}
 	case jsonv.Object:
-		for _, m := range v.Members() {
+		for i, n := 0, v.Len(); i < n; i++ {
+			m := v.Member(i)
 			if !utf8.ValidString(m.Key) {
 				return &boundaryError{what: "key", reason: fmt.Sprintf("%s is not valid UTF-8 (byte offset %d)", jsonv.AppendString(nil, m.Key), invalidUTF8At(m.Key))}
 			}
@@ -470,15 +471,15 @@ func (r *run) toJS(v jsonv.Value) goja.Value {
 	case jsonv.String:
 		return r.vm.ToValue(v.AsString())
 	case jsonv.Array:
-		items := v.Items()
-		vals := make([]any, len(items))
-		for i, it := range items {
-			vals[i] = r.toJS(it)
+		vals := make([]any, v.Len())
+		for i := range vals {
+			vals[i] = r.toJS(v.Index(i))
 		}
 		return r.vm.NewArray(vals...)
 	case jsonv.Object:
 		o := r.vm.NewObject()
-		for _, m := range v.Members() {
+		for i, n := 0, v.Len(); i < n; i++ {
+			m := v.Member(i)
 			_ = o.DefineDataProperty(m.Key, r.toJS(m.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 		}
 		return o

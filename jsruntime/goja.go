@@ -418,11 +418,13 @@ func checkIdentifier(what, name string) error {
 }
 
 // boundNamespace is a validated Namespace: its member list, and the host function of its
-// members (nil in a realm's remembered shape).
+// members and its inline form (nil in a realm's remembered shape; inline is nil too when no
+// member has one).
 type boundNamespace struct {
 	global     string
 	members    *Members
 	call       Dispatch
+	inline     Dispatch
 	errorClass *ErrorClass
 	noun       string
 }
@@ -441,7 +443,7 @@ func sameShape(a, b []boundNamespace) bool {
 func namesOnly(bound []boundNamespace) []boundNamespace {
 	out := slices.Clone(bound)
 	for i := range out {
-		out[i].call = nil
+		out[i].call, out[i].inline = nil, nil
 	}
 	return out
 }
@@ -456,7 +458,7 @@ func bindNamespaces(nss []Namespace, last []boundNamespace) ([]boundNamespace, e
 	bound := make([]boundNamespace, len(nss))
 	for i := range nss {
 		ns := &nss[i]
-		b := boundNamespace{global: ns.Global, members: ns.Members, call: ns.Dispatch, errorClass: ns.ErrorClass, noun: ns.MemberNoun}
+		b := boundNamespace{global: ns.Global, members: ns.Members, call: ns.Dispatch, inline: ns.InlineDispatch, errorClass: ns.ErrorClass, noun: ns.MemberNoun}
 		if b.members == nil {
 			if i < len(last) && last[i].members != nil && last[i].members.sameNames(ns.Functions) {
 				b.members = last[i].members
@@ -474,6 +476,16 @@ func bindNamespaces(nss []Namespace, last []boundNamespace) ([]boundNamespace, e
 			fns := ns.Functions
 			b.call = func(ctx context.Context, j int, args jsonv.Value, settle func(jsonv.Value, error)) {
 				fns[j].Call(ctx, args, settle)
+			}
+			if slices.ContainsFunc(fns, func(f Function) bool { return f.Inline != nil }) {
+				// A function without an inline form is called through Call: it does not block.
+				b.inline = func(ctx context.Context, j int, args jsonv.Value, settle func(jsonv.Value, error)) {
+					if fns[j].Inline != nil {
+						fns[j].Inline(ctx, args, settle)
+					} else {
+						fns[j].Call(ctx, args, settle)
+					}
+				}
 			}
 		}
 		bound[i] = b
@@ -499,6 +511,9 @@ func validateBindings(nss []Namespace) error {
 				return misuse("binding %q has Members and no Dispatch", ns.Global)
 			}
 			continue
+		}
+		if ns.Dispatch != nil || ns.InlineDispatch != nil {
+			return misuse("binding %q has a Dispatch and no Members", ns.Global)
 		}
 		for _, f := range ns.Functions {
 			if f.Call == nil {

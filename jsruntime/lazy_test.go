@@ -128,6 +128,8 @@ func TestConformanceMembersNamespace(t *testing.T) {
 			}{
 				{jsruntime.Namespace{Global: "tools", Members: members}, `jsruntime: binding "tools" has Members and no Dispatch`},
 				{jsruntime.Namespace{Global: "tools", Members: members, Dispatch: dispatch, Functions: []jsruntime.Function{echo("a")}}, `jsruntime: binding "tools" has both Functions and Members`},
+				{jsruntime.Namespace{Global: "tools", Dispatch: dispatch, Functions: []jsruntime.Function{echo("a")}}, `jsruntime: binding "tools" has a Dispatch and no Members`},
+				{jsruntime.Namespace{Global: "tools", InlineDispatch: dispatch, Functions: []jsruntime.Function{echo("a")}}, `jsruntime: binding "tools" has a Dispatch and no Members`},
 			} {
 				if _, err := rt.Run(context.Background(), jsruntime.Request{Program: "1", Bindings: []jsruntime.Namespace{bad.ns}}); !errors.Is(err, jsruntime.ErrInvalidRequest) || err.Error() != bad.want {
 					t.Errorf("err = %v, want %s", err, bad.want)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
@@ -459,8 +460,10 @@ func (p *ProcessPool) isDisposing() bool { return p.disposing.Err() != nil }
 //
 // The run's frames are read here, on the goroutine that waits for them, and host calls are
 // made here too, in order; anything that must end the wait (the caller's cancellation, Close,
-// the wall ceiling, the end of the abort grace) moves the read deadline.
-func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, bound []boundNamespace, led *ledger) (res Result, healthy, started bool) {
+// the wall ceiling, the end of the abort grace) moves the read deadline. From a run's second
+// call on, a call to a function with an inline form (Function.Inline, Namespace.InlineDispatch)
+// hands the reading to a pump goroutine, which makes such calls itself (see serve and pump).
+func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, bound []boundNamespace, led *ledger) (Result, bool, bool) {
 	host, cancelHost := context.WithCancel(ctx)
 	defer cancelHost()
 	flight := newFlightLedger(p.cfg.MaxInFlightBytes)
@@ -477,106 +480,286 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, boun
 		return led.fail(w.exitFailure()), false, false
 	}
 	// The run ends on the worker's "done"; otherwise the parent decides, and kills the worker.
-	var mu sync.Mutex
-	over := false // settles after the run are dropped
+	l := &runLoop{p: p, w: w, ctx: ctx, host: host, bound: bound, led: led, flight: flight,
+		wallAt: time.Now().Add(p.cfg.WallCeiling + wallGrace)}
 	defer func() {
-		mu.Lock()
-		over = true
-		mu.Unlock()
+		l.mu.Lock()
+		l.over = true // settles after the run are dropped
+		l.mu.Unlock()
 	}()
 	interrupt := func() { _ = w.stdout.SetReadDeadline(time.Unix(1, 0)) }
 	defer context.AfterFunc(ctx, interrupt)()
 	defer context.AfterFunc(p.disposing, interrupt)()
 	defer func() { _ = w.stdout.SetReadDeadline(time.Time{}) }()
-	wallAt := time.Now().Add(p.cfg.WallCeiling + wallGrace)
-	var killAt time.Time // once an abort frame is sent: when the worker is given up on
-	var pending *Failure // the parent's verdict, once the worker is given up on
-	giveUp := func(f *Failure, drain bool) (Result, bool, bool) {
-		w.kill()
-		if drain {
-			drainLogs(w, led, p.maxOtherFrame)
-		}
-		return led.fail(f), false, true
-	}
-	var set time.Time // the read deadline in force, unless an interrupt moved it
 	for {
-		deadline := wallAt
-		if !killAt.IsZero() {
-			deadline = killAt
+		v, call := l.serve()
+		if call == nil {
+			return v.res, v.healthy, v.started
 		}
-		if !deadline.Equal(set) {
+		// A call with an Inline form and nothing else to read: the pump goroutine makes it
+		// inline and goes on reading, so a sequential call crosses no goroutine in this
+		// process. This goroutine waits for the pump's verdict, or takes the reading back
+		// from a pump held up in a call (calls are then made through Call until that call
+		// returns).
+		verdicts := make(chan runVerdict, 1)
+		l.pumping = true
+		go l.pump(call, verdicts)
+		if v, ok := l.await(verdicts); ok {
+			return v.res, v.healthy, v.started
+		}
+		l.pumping = false
+	}
+}
+
+// pumpReliefTick is how often the goroutine of a run whose frames a pump reads checks on the
+// pump: a pump that has been in the same inline call for a whole tick (so 1–2 ticks) is
+// relieved of the reading, so that the frames the worker sends meanwhile (other calls, its
+// result) wait at most that long.
+const pumpReliefTick = 2 * time.Millisecond
+
+// runVerdict is how a run ended, as runOn returns it.
+type runVerdict struct {
+	res              Result
+	healthy, started bool
+}
+
+// runLoop is the parent's side of one run: the reading of its frames and the state that
+// reading keeps. One goroutine at a time holds the reading (the run's goroutine, or a pump it
+// handed it to; see runOn), and only that one touches the reader and the fields marked
+// reader-owned.
+type runLoop struct {
+	p      *ProcessPool
+	w      *worker
+	ctx    context.Context // the caller's
+	host   context.Context // passed to host functions; cancelled when the run ends
+	bound  []boundNamespace
+	led    *ledger
+	flight *flightLedger
+
+	mu   sync.Mutex
+	over bool // the run is over: settles are dropped
+
+	// Reader-owned.
+	wallAt  time.Time
+	killAt  time.Time // once an abort frame is sent: when the worker is given up on
+	pending *Failure  // the parent's verdict, once the worker is given up on
+	set     time.Time // the read deadline in force, unless an interrupt moved it
+	started bool      // the worker acknowledged the run
+	pumping bool      // serve runs on a pump: calls with an Inline form are returned
+	calls   int       // calls read so far
+
+	roleMu   sync.Mutex
+	inCall   bool   // the pump is in an inline call (roleMu)
+	callSeq  uint64 // inline calls the pump has begun (roleMu)
+	released bool   // the pump in an inline call was relieved of the reading (roleMu)
+}
+
+// pump makes call inline, then reads on, making later inline calls itself, until the run
+// ends (its verdict goes to verdicts) or the run's goroutine relieves it during a call (it then
+// returns once the call does, touching nothing of the run).
+func (l *runLoop) pump(call *frame, verdicts chan<- runVerdict) {
+	for {
+		if !l.callInline(call) {
+			return
+		}
+		var v runVerdict
+		v, call = l.serve()
+		if call == nil {
+			verdicts <- v
+			return
+		}
+	}
+}
+
+// callInline makes call through its inline form and reports whether the pump still holds the
+// reading afterwards.
+func (l *runLoop) callInline(call *frame) bool {
+	l.roleMu.Lock()
+	l.inCall = true
+	l.callSeq++
+	l.roleMu.Unlock()
+	l.p.call(l, call, true)
+	l.roleMu.Lock()
+	defer l.roleMu.Unlock()
+	l.inCall = false
+	if l.released {
+		l.released = false // the run's goroutine may start another pump
+		return false
+	}
+	return true
+}
+
+// await waits for the pump's verdict. It takes the reading back from a pump that is in an
+// inline call when the run must end (the caller's cancellation, Close), or when the pump has
+// been in the same call for a whole relief tick; it then reports false, and the run's
+// goroutine reads on, making calls through Call until the pump's call has returned.
+func (l *runLoop) await(verdicts <-chan runVerdict) (runVerdict, bool) {
+	tick := time.NewTicker(pumpReliefTick)
+	defer tick.Stop()
+	cancelled, disposing := l.ctx.Done(), l.p.disposing.Done()
+	var seen uint64 // the inline call the pump was in at the last tick
+	for {
+		select {
+		case v := <-verdicts:
+			return v, true
+		case <-cancelled:
+			// A pump that is reading has had its read cut short (runOn's interrupt): it
+			// handles the cancellation itself.
+			cancelled = nil
+			if l.relieve(0) {
+				return runVerdict{}, false
+			}
+		case <-disposing:
+			disposing = nil
+			if l.relieve(0) {
+				return runVerdict{}, false
+			}
+		case <-tick.C:
+			if seen != 0 && l.relieve(seen) {
+				return runVerdict{}, false
+			}
+			seen = l.currentCall()
+		}
+	}
+}
+
+// relieve takes the reading from the pump if it is in an inline call (the call numbered seq,
+// unless seq is 0).
+func (l *runLoop) relieve(seq uint64) bool {
+	l.roleMu.Lock()
+	defer l.roleMu.Unlock()
+	if !l.inCall || (seq != 0 && l.callSeq != seq) {
+		return false
+	}
+	l.released = true
+	return true
+}
+
+// mayInline reports whether serve may return a call to be made inline: on a pump; on the run's
+// goroutine (to start a pump) from the run's second call, unless a pump it relieved is still in
+// its call. A run's first call does not start one: most runs make one or two calls, and for one
+// call the pump's start and its hand-back of the run's end cost more than the hand-off it saves
+// (measured: a one-call run +9 %).
+func (l *runLoop) mayInline() bool {
+	if l.pumping {
+		return true
+	}
+	if l.calls < 2 {
+		return false
+	}
+	l.roleMu.Lock()
+	defer l.roleMu.Unlock()
+	return !l.released
+}
+
+// currentCall returns the number of the inline call the pump is in, or 0.
+func (l *runLoop) currentCall() uint64 {
+	l.roleMu.Lock()
+	defer l.roleMu.Unlock()
+	if !l.inCall {
+		return 0
+	}
+	return l.callSeq
+}
+
+// giveUp ends the run with f, killing the worker (after admitting the logs it had written,
+// when drain).
+func (l *runLoop) giveUp(f *Failure, drain bool) runVerdict {
+	l.w.kill()
+	if drain {
+		drainLogs(l.w, l.led, l.p.maxOtherFrame)
+	}
+	return runVerdict{res: l.led.fail(f), healthy: false, started: true}
+}
+
+// serve reads and handles frames until the run ends, and returns its verdict; or, while
+// inline calls are allowed (mayInline), until a call to a function with an Inline form arrives
+// with no other frame read ahead of it, and returns that call (and its function) instead of
+// making it.
+func (l *runLoop) serve() (runVerdict, *frame) {
+	p, w, led, ctx := l.p, l.w, l.led, l.ctx
+	for {
+		deadline := l.wallAt
+		if !l.killAt.IsZero() {
+			deadline = l.killAt
+		}
+		if !deadline.Equal(l.set) {
 			_ = w.stdout.SetReadDeadline(deadline)
-			set = deadline
+			l.set = deadline
 		}
 		// Checked once the deadline is set: an interrupt from now on cuts the read short.
 		if p.isDisposing() {
-			return giveUp(&Failure{Kind: KindAbort, Message: msgDisposed}, true)
+			return l.giveUp(&Failure{Kind: KindAbort, Message: msgDisposed}, true), nil
 		}
-		if pending == nil && ctx.Err() != nil {
+		if l.pending == nil && ctx.Err() != nil {
 			reason := context.Cause(ctx).Error()
 			_ = w.out.write(&frame{T: frameAbort, Reason: reason})
-			pending = &Failure{Kind: KindAbort, Message: reason}
-			killAt = time.Now().Add(abortGrace)
+			l.pending = &Failure{Kind: KindAbort, Message: reason}
+			l.killAt = time.Now().Add(abortGrace)
 			continue
 		}
 		if now := time.Now(); !now.Before(deadline) {
-			if pending != nil {
-				return giveUp(pending, true)
+			if l.pending != nil {
+				return l.giveUp(l.pending, true), nil
 			}
-			return giveUp(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms)", p.cfg.WallCeiling.Milliseconds())}, true)
+			return l.giveUp(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms)", p.cfg.WallCeiling.Milliseconds())}, true), nil
 		}
-		f, err := w.in.next(flight, p.maxOtherFrame)
+		f, err := w.in.next(l.flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			set = time.Time{} // an interrupt, or the deadline itself: set it again
+			l.set = time.Time{} // an interrupt, or the deadline itself: set it again
 			continue
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			// The worker closed its output: it is dead or dying.
 			w.kill()
-			if pending != nil {
-				return led.fail(pending), false, true
+			if l.pending != nil {
+				return runVerdict{res: led.fail(l.pending), started: true}, nil
 			}
-			return led.fail(w.exitFailure()), false, started
+			return runVerdict{res: led.fail(w.exitFailure()), started: l.started}, nil
 		case err != nil:
 			// What it wrote is not the protocol (or the pipe broke): it cannot be trusted with
 			// another run, nor to end this one.
-			if pending != nil {
-				return giveUp(pending, false)
+			if l.pending != nil {
+				return l.giveUp(l.pending, false), nil
 			}
-			return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}, false)
+			return l.giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}, false), nil
 		}
 		switch f.T {
 		case frameStarted:
-			started = true
+			l.started = true
 		case frameLog:
 			led.admit(f.Line)
 		case frameDone:
 			if e := f.Result.Error; e != nil && !validFailureKind(e.Kind) {
-				return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: malformed result"}, false)
+				return l.giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: malformed result"}, false), nil
 			}
 			// A caller that cancelled before the result arrived gets its abort, even when the
 			// worker finished in the meantime (or threw the host call's cancellation error):
 			// the cancellation is the first terminal event the caller saw. A worker that was
 			// sent an abort frame is retired so that the frame cannot reach its next run.
-			if pending != nil || ctx.Err() != nil {
-				if pending == nil {
-					pending = &Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}
+			if l.pending != nil || ctx.Err() != nil {
+				if l.pending == nil {
+					l.pending = &Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}
 				}
-				return led.fail(pending), killAt.IsZero(), true
+				return runVerdict{res: led.fail(l.pending), healthy: l.killAt.IsZero(), started: true}, nil
 			}
 			// A worker whose run hit the heap watchdog may be close to its hard limit
 			// still: retire it rather than let the next run die of it.
 			done := *f.Result
-			return done, done.Error == nil || done.Error.Kind != KindWorkerExit, true
+			return runVerdict{res: done, healthy: done.Error == nil || done.Error.Kind != KindWorkerExit, started: true}, nil
 		case frameFail:
 			if !validFailureKind(f.Failure.Kind) {
-				return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: malformed failure"}, false)
+				return l.giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: malformed failure"}, false), nil
 			}
-			return giveUp(f.Failure, true)
+			return l.giveUp(f.Failure, true), nil
 		case frameCall:
-			p.call(host, w, bound, f, flight, &mu, &over)
+			l.calls++
+			if l.inlinable(f) && w.in.r.Buffered() == 0 && l.mayInline() {
+				return runVerdict{}, f
+			}
+			p.call(l, f, false)
 		default:
-			return giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: unexpected " + f.T.String() + " frame"}, false)
+			return l.giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: unexpected " + f.T.String() + " frame"}, false), nil
 		}
 	}
 }
@@ -595,59 +778,86 @@ func drainLogs(w *worker, led *ledger, maxFrame int64) {
 	}
 }
 
-// call runs one host call the worker forwarded, on the run's goroutine, in order. The call's
-// argument is in flight until it settles, and its result until the reply is written.
-func (p *ProcessPool) call(ctx context.Context, w *worker, bound []boundNamespace, f *frame, flight *flightLedger, mu *sync.Mutex, over *bool) {
-	id, argBytes := f.ID, f.size
-	reply := func(v jsonv.Value, err error) {
-		if !f.refused {
-			flight.release(argBytes)
-		}
-		mu.Lock()
-		done := *over
-		mu.Unlock()
-		if done {
-			return
-		}
-		out := &frame{T: frameReply, ID: id}
-		if err == nil {
-			err = incomingError(v) // in the parent, so both isolations refuse the same text
-		}
-		if err != nil {
-			msg := err.Error()
-			out.Error = &msg
-		} else if v.IsDefined() {
-			n := valueSize(v, flight.limit)
-			// A result the length prefix cannot describe is refused whatever the limit.
-			if n > maxFrameBody-replyOverhead || !flight.admit(n) {
-				msg := flight.refusal("a result", n).Error()
-				out.Error = &msg
-			} else {
-				defer flight.release(n)
-				out.Value = v
-			}
-		}
-		_ = w.out.write(out)
+// inlinable reports whether the call frame f can be made through an inline form: it names a
+// function of a namespace that has one, and its argument was read.
+func (l *runLoop) inlinable(f *frame) bool {
+	if f.refused || !f.Value.IsDefined() || f.NS < 0 || f.NS >= len(l.bound) {
+		return false
 	}
+	ns := &l.bound[f.NS]
+	return ns.inline != nil && f.Fn >= 0 && f.Fn < ns.members.Len()
+}
+
+// call makes one host call the worker forwarded, in order, through its namespace's inline form
+// when inline (and there is one). The call's argument is in flight until it settles, and its
+// result until the reply is written.
+func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) {
+	c := &hostCall{l: l, id: f.ID, argBytes: f.size, refused: f.refused}
 	if f.refused {
-		reply(jsonv.Value{}, flight.refusal("an argument", argBytes))
+		c.settle(jsonv.Value{}, l.flight.refusal("an argument", c.argBytes))
 		return
 	}
-	if f.NS < 0 || f.NS >= len(bound) || f.Fn < 0 || f.Fn >= bound[f.NS].members.Len() || !f.Value.IsDefined() {
-		reply(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
+	if f.NS < 0 || f.NS >= len(l.bound) || f.Fn < 0 || f.Fn >= l.bound[f.NS].members.Len() || !f.Value.IsDefined() {
+		c.settle(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
 		return
 	}
-	ns := &bound[f.NS]
-	var settled sync.Once
-	settle := func(v jsonv.Value, err error) { settled.Do(func() { reply(v, err) }) }
-	func() {
-		defer func() {
-			if x := recover(); x != nil {
-				settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[f.Fn].Name, x))
-			}
-		}()
-		ns.call(ctx, f.Fn, f.Value, settle)
+	ns := &l.bound[f.NS]
+	dispatch := ns.call
+	if inline && ns.inline != nil {
+		dispatch = ns.inline
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			c.settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[f.Fn].Name, x))
+		}
 	}()
+	dispatch(l.host, f.Fn, f.Value, c.settle)
+}
+
+// hostCall is one host call the worker forwarded, until it is answered.
+type hostCall struct {
+	l        *runLoop
+	id       uint64
+	argBytes int64 // of the call frame, held in flight until the call settles
+	refused  bool  // the call frame was skipped unread: nothing of it is in flight
+	settled  atomic.Bool
+}
+
+// settle answers the call once; later settles are ignored. The reply is dropped once the run
+// is over.
+func (c *hostCall) settle(v jsonv.Value, err error) {
+	if c.settled.Swap(true) {
+		return
+	}
+	l, flight := c.l, c.l.flight
+	if !c.refused {
+		flight.release(c.argBytes)
+	}
+	l.mu.Lock()
+	over := l.over
+	l.mu.Unlock()
+	if over {
+		return
+	}
+	out := &frame{T: frameReply, ID: c.id}
+	if err == nil {
+		err = incomingError(v) // in the parent, so both isolations refuse the same text
+	}
+	if err != nil {
+		msg := err.Error()
+		out.Error = &msg
+	} else if v.IsDefined() {
+		n := valueSize(v, flight.limit)
+		// A result the length prefix cannot describe is refused whatever the limit.
+		if n > maxFrameBody-replyOverhead || !flight.admit(n) {
+			msg := flight.refusal("a result", n).Error()
+			out.Error = &msg
+		} else {
+			defer flight.release(n)
+			out.Value = v
+		}
+	}
+	_ = l.w.out.write(out)
 }
 
 // Close disposes of the pool: later runs fail with ErrClosed, live runs end at once with the

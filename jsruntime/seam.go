@@ -119,6 +119,17 @@ type Function struct {
 	Name  string
 	Group string
 	Call  HostFunc
+	// Inline, when not nil, is Call for a caller whose goroutine may block: it may do the
+	// call's work before it returns, on the calling goroutine, instead of handing it to
+	// another goroutine, and it settles exactly once as Call does. A runtime uses it only
+	// where it has a goroutine with nothing else to do while the call runs (ProcessPool, from
+	// a run's second call on, on the goroutine that reads the worker's frames, for a call
+	// with no other frame waiting), which saves a goroutine hand-off per call; Goja never uses
+	// it. The runtime keeps the run abandonable: when the run must end, or the call has run
+	// 2–4ms (the program may be making other calls meanwhile), it stops waiting for Inline to
+	// return and goes on reading on another goroutine. A goroutine it left in Inline is the
+	// function's owner's to account for, like the work Call starts.
+	Inline HostFunc
 }
 
 // ErrorClass describes the error class a namespace's rejections are instances of, e.g.
@@ -135,11 +146,14 @@ type ErrorClass struct {
 // whatever the number of functions, and Functions must be empty. Either way the program sees
 // the same object; its functions are built when the program first reads them.
 type Namespace struct {
-	Global     string
-	Functions  []Function
-	Members    *Members
-	Dispatch   Dispatch
-	ErrorClass *ErrorClass // nil: rejections are plain Errors
+	Global    string
+	Functions []Function
+	Members   *Members
+	Dispatch  Dispatch
+	// InlineDispatch, when not nil, is Dispatch for a caller whose goroutine may block, as
+	// Function.Inline is Call: it is used where and as Function.Inline is.
+	InlineDispatch Dispatch
+	ErrorClass     *ErrorClass // nil: rejections are plain Errors
 	// MemberNoun is what a member is called in the failure of a program that calls one the
 	// namespace lacks: "tool" gives "TypeError: tools.red_file is not a tool (did you mean
 	// read_file?)". Empty means "function".

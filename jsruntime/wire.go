@@ -215,28 +215,28 @@ const (
 // maxSafeInt is 2^53: integers up to it are exact in a float64.
 const maxSafeInt = 1 << 53
 
-// walkItem is one container being walked: its members (objects) or the array itself, and the
-// next position.
+// walkItem is one container being walked, and the next position in it.
 type walkItem struct {
-	object  bool
-	v       jsonv.Value    // arrays
-	members []jsonv.Member // objects
-	next    int
+	object bool
+	v      jsonv.Value
+	next   int
 }
+
+// walkStackItems is how deep a walk nests before its stack leaves the caller's frame: most
+// values crossing the pipe are shallow, and walk without allocating.
+const walkStackItems = 8
 
 // nextInWalk returns the next value to visit, with the key before it when it is an object
 // member, popping finished containers; ok is false when the walk is over.
 func nextInWalk(stack *[]walkItem) (key string, isMember bool, v jsonv.Value, ok bool) {
 	for len(*stack) > 0 {
 		top := &(*stack)[len(*stack)-1]
-		if top.object {
-			if top.next < len(top.members) {
-				m := top.members[top.next]
-				top.next++
+		if top.next < top.v.Len() {
+			top.next++
+			if top.object {
+				m := top.v.Member(top.next - 1)
 				return m.Key, true, m.Value, true
 			}
-		} else if top.next < top.v.Len() {
-			top.next++
 			return "", false, top.v.Index(top.next - 1), true
 		}
 		*stack = (*stack)[:len(*stack)-1]
@@ -247,7 +247,8 @@ func nextInWalk(stack *[]walkItem) (key string, isMember bool, v jsonv.Value, ok
 // appendValue appends v's encoding. It does not recurse, so any depth is fine. An Undefined
 // value (never valid inside a value) is encoded as null.
 func appendValue(dst []byte, v jsonv.Value) []byte {
-	var stack []walkItem
+	var buf [walkStackItems]walkItem
+	stack := buf[:0]
 	for {
 		switch v.Kind() {
 		case jsonv.Array:
@@ -255,10 +256,9 @@ func appendValue(dst []byte, v jsonv.Value) []byte {
 			dst = binary.AppendUvarint(dst, uint64(v.Len()))
 			stack = append(stack, walkItem{v: v})
 		case jsonv.Object:
-			ms := v.Members()
 			dst = append(dst, tagObject)
-			dst = binary.AppendUvarint(dst, uint64(len(ms)))
-			stack = append(stack, walkItem{object: true, members: ms})
+			dst = binary.AppendUvarint(dst, uint64(v.Len()))
+			stack = append(stack, walkItem{object: true, v: v})
 		default:
 			dst = appendScalar(dst, v)
 		}
@@ -299,16 +299,16 @@ func appendScalar(dst []byte, v jsonv.Value) []byte {
 // to exceed limit. Like appendValue, it does not recurse.
 func valueSize(v jsonv.Value, limit int64) int64 {
 	var n int64
-	var stack []walkItem
+	var buf [walkStackItems]walkItem
+	stack := buf[:0]
 	for n <= limit {
 		switch v.Kind() {
 		case jsonv.Array:
 			n += 1 + uvarintLen(uint64(v.Len()))
 			stack = append(stack, walkItem{v: v})
 		case jsonv.Object:
-			ms := v.Members()
-			n += 1 + uvarintLen(uint64(len(ms)))
-			stack = append(stack, walkItem{object: true, members: ms})
+			n += 1 + uvarintLen(uint64(v.Len()))
+			stack = append(stack, walkItem{object: true, v: v})
 		case jsonv.String:
 			n += 1 + stringSize(v.AsString())
 		case jsonv.Number:
