@@ -157,3 +157,9 @@ func BenchmarkProcessRunTrivialJS(b *testing.B) { benchBothIsolations(b, 50, tri
 func BenchmarkProcessSubCallSequential(b *testing.B) {
 	benchBothIsolations(b, 1, `for (let i = 0; i < 1000; i++) await tools.echo({x: i}); return 1`, 1000)
 }
+
+// BenchmarkProcessSubCallPromiseAll is 1,000 sub-calls in one Promise.all on each isolation, side
+// by side; ns/call is the cost of one sub-call when the program does not wait for each.
+func BenchmarkProcessSubCallPromiseAll(b *testing.B) {
+	benchBothIsolations(b, 1, `const r = await Promise.all(Array.from({length: 1000}, (_, i) => tools.echo({x: i}))); return r.length`, 1000)
+}
