@@ -5,6 +5,7 @@ package jsruntime
 import (
 	"io"
 	"os"
+	"syscall"
 )
 
 // workerPipes returns the worker's standard input and output; every frame the worker sends is
@@ -12,3 +13,6 @@ import (
 func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
 	return os.Stdin, os.Stdout, nil
 }
+
+// tryReadPipe reports that nothing can be read without waiting: pipeReader does not spin here.
+func tryReadPipe(syscall.RawConn, []byte) (int, bool, error) { return 0, false, nil }

@@ -41,3 +41,24 @@ func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
 	}
 	return in, out, tryWrite
 }
+
+// tryReadPipe reads what the pipe behind rc holds without waiting. ok is false when it holds
+// nothing yet; a deadline that has passed is an error (os.ErrDeadlineExceeded), as for a read.
+func tryReadPipe(rc syscall.RawConn, b []byte) (n int, ok bool, err error) {
+	var rerr error
+	if err := rc.Read(func(fd uintptr) bool {
+		n, rerr = syscall.Read(int(fd), b)
+		return true // one attempt: never wait here
+	}); err != nil {
+		return 0, false, err
+	}
+	switch {
+	case rerr == syscall.EAGAIN:
+		return 0, false, nil
+	case rerr != nil:
+		return 0, false, rerr
+	case n == 0:
+		return 0, true, io.EOF
+	}
+	return n, true, nil
+}

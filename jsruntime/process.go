@@ -200,6 +200,7 @@ type worker struct {
 	// in reads stdout: in spawn, then on the goroutine of the run the worker is given, so a
 	// frame is handled where it is awaited.
 	in     *frameReader
+	pipe   *pipeReader   // what in reads stdout through
 	exited chan struct{} // closed once the process has been waited for
 	once   sync.Once
 	state  *os.ProcessState
@@ -257,7 +258,8 @@ func (p *ProcessPool) spawn() (*worker, error) {
 		inW.Close()
 		return nil, err
 	}
-	w := &worker{cmd: cmd, out: &frameWriter{w: inW}, stdin: inW, stdout: outR, in: newFrameReader(outR), exited: make(chan struct{})}
+	pipe := newPipeReader(outR)
+	w := &worker{cmd: cmd, out: &frameWriter{w: inW}, stdin: inW, stdout: outR, in: newFrameReader(pipe), pipe: pipe, exited: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout = inR, outW
 	cmd.Stderr = &w.stderr // os/exec copies it until the worker exits; Wait waits for the copy
 	err = cmd.Start()
@@ -704,6 +706,9 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 			}
 			return l.giveUp(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms)", p.cfg.WallCeiling.Milliseconds())}, true), nil
 		}
+		// A pump reads right after its inline call's reply: the worker's next frame (most often
+		// the program's next call) usually arrives before waiting for it would pay off.
+		w.pipe.spin = l.pumping
 		f, err := w.in.next(l.flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
