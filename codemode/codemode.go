@@ -37,6 +37,11 @@ type Options struct {
 	Runtime jsruntime.Runtime
 	// Events, if set, receives every dispatch event of every run, in order per run.
 	Events func(bridge.Event)
+	// Console, if set, receives each console line of every run as the program writes it (the
+	// lines the run's output admits, see jsruntime.Request.OnLog), with the call id of its
+	// run_code call, before that call returns. It lets a host show a run's output live, or
+	// what a run it stopped waiting for had written (runcode run does). It must not block.
+	Console func(callID, line string)
 	// Executor, if set, runs the programs' sub-calls in place of the registry, which still
 	// decides which tools a program sees (a replay.Executor answers them from a recording, for
 	// one). Nil means the registry.
@@ -216,11 +221,11 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 			return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
 		}
 	}
-	res, err := cm.opts.Runtime.Run(ctx, jsruntime.Request{
-		Program:  program,
-		Bindings: bindings,
-		Tracer:   cm.runtimeTracer,
-	})
+	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer}
+	if console := cm.opts.Console; console != nil {
+		req.OnLog = func(line string) { console(inv.CallID, line) }
+	}
+	res, err := cm.opts.Runtime.Run(ctx, req)
 	if err != nil {
 		return jsonv.Value{}, err
 	}

@@ -263,3 +263,17 @@ func BenchmarkSubCallPromiseAll(b *testing.B) {
 		}
 	}
 }
+
+// Options.Console gets each console line of a run as the program writes it, with the run_code
+// call's id, before the call returns: the lines are there even when the run fails.
+func TestConsoleGetsLinesAsTheyAreWritten(t *testing.T) {
+	var got []string // Console is called on the run's loop goroutine, before Execute returns
+	reg := subSetup(t, codemode.Options{Console: func(callID, line string) { got = append(got, callID+": "+line) }})
+	res := subRun(context.Background(), reg, `console.log("a"); console.error("b", 1); throw new Error("boom")`)
+	if !res.IsError || !strings.Contains(registry.TextOf(res.Content), "boom") {
+		t.Fatalf("result %s", registry.TextOf(res.Content))
+	}
+	if want := []string{"call-1: a", "call-1: b 1"}; !slices.Equal(got, want) {
+		t.Fatalf("console %q, want %q", got, want)
+	}
+}

@@ -131,7 +131,7 @@ type Goja struct {
 	polyfills *goja.Program
 	cache     programCache
 
-	// hooks lets the process worker stream logs and give up on a stuck run; zero in-process.
+	// hooks lets the process worker give up on a stuck run; zero in-process.
 	hooks runHooks
 
 	mu       sync.Mutex
@@ -155,8 +155,6 @@ type Goja struct {
 
 // runHooks are callbacks for the process worker.
 type runHooks struct {
-	// onLog is called on the loop goroutine with every log line the ledger admitted.
-	onLog func(line string)
 	// onStuck is called from a timer goroutine when a stopped run has not ended within
 	// stuckGrace (JavaScript is stuck in one native step); the worker reports f and exits.
 	onStuck    func(f *Failure)
@@ -261,7 +259,7 @@ func (g *Goja) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	led := newLedger(g.cfg.MaxOutputBytes)
+	led := newLedger(g.cfg.MaxOutputBytes, req.OnLog)
 	if ctx.Err() != nil {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}

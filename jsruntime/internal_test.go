@@ -15,7 +15,7 @@ import (
 )
 
 func TestLedgerKeepsTheFittingPrefixOfTheFirstOverflowingLine(t *testing.T) {
-	led := newLedger(15)
+	led := newLedger(15, nil)
 	var admitted []bool
 	for _, line := range []string{"12345", "123456", "dropped"} {
 		admitted = append(admitted, led.admit(line))

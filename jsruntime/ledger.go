@@ -14,9 +14,12 @@ type ledger struct {
 	total      int
 	logs       []string
 	overflowed bool
+	onAdmit    func(line string) // Request.OnLog; nil: none
 }
 
-func newLedger(maxBytes int) *ledger { return &ledger{cap: maxBytes, total: 2} }
+func newLedger(maxBytes int, onAdmit func(line string)) *ledger {
+	return &ledger{cap: maxBytes, total: 2, onAdmit: onAdmit}
+}
 
 // admit appends a log line if it fits and reports whether it did. The first line that does not
 // fit keeps its longest fitting prefix (if non-empty) and closes the ledger: every later line
@@ -30,16 +33,23 @@ func (l *ledger) admit(line string) bool {
 		sep = 1
 	}
 	if cost := jsonv.StringByteLen(line); l.total+sep+cost <= l.cap {
-		l.logs = append(l.logs, line)
-		l.total += sep + cost
+		l.keep(line, sep+cost)
 		return true
 	}
 	l.overflowed = true
 	if p := fittingPrefix(line, l.cap-l.total-sep); p != "" {
-		l.logs = append(l.logs, p)
-		l.total += sep + jsonv.StringByteLen(p)
+		l.keep(p, sep+jsonv.StringByteLen(p))
 	}
 	return false
+}
+
+// keep appends line, which costs cost bytes, and hands it to onAdmit.
+func (l *ledger) keep(line string, cost int) {
+	l.logs = append(l.logs, line)
+	l.total += cost
+	if l.onAdmit != nil {
+		l.onAdmit(line)
+	}
 }
 
 // room is how many bytes of JSON a completion value may take with what the ledger holds now.

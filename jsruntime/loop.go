@@ -490,14 +490,7 @@ func (r *run) reportUnhandledRejections() {
 
 // log charges one console line to the ledger; the first line that does not fit stops the run.
 func (r *run) log(line string) {
-	n := len(r.led.logs)
-	ok := r.led.admit(line)
-	if r.hooks.onLog != nil {
-		for _, l := range r.led.logs[n:] {
-			r.hooks.onLog(l)
-		}
-	}
-	if !ok {
+	if !r.led.admit(line) {
 		r.stop(&Failure{Kind: KindOutputLimit, Message: "output limit"})
 	}
 }

@@ -412,7 +412,7 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 		p.shape = namesOnly(bound)
 		p.mu.Unlock()
 	}
-	led := newLedger(p.cfg.MaxOutputBytes)
+	led := newLedger(p.cfg.MaxOutputBytes, req.OnLog)
 	if ctx.Err() != nil {
 		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()}), nil
 	}

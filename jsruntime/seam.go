@@ -168,6 +168,12 @@ type Request struct {
 	// same lines. Imports, and exports of any other kind, fail as syntax errors.
 	Program  string
 	Bindings []Namespace
+	// OnLog, if set, is given each console line as the run's output admits it (a line cut at
+	// the output cap as it was kept): in-process on the run's loop goroutine, under ProcessPool
+	// on the goroutine that reads the worker's frames; always before Run returns. It lets a
+	// host show a run's output as it is written, or what a run it stopped waiting for (a run
+	// stuck in one native step) had written. It must not block.
+	OnLog func(line string)
 	// Tracer, if set, opens the run's spans (SpanCompile, SpanRun) as children of the span in
 	// the context Run is given. Nil traces nothing.
 	Tracer trace.Tracer

@@ -309,7 +309,6 @@ func serveWorker(spec string, in io.Reader, out io.Writer, tryWrite func([]byte)
 		<-w.out.done
 	}()
 	rt.hooks = runHooks{
-		onLog: func(line string) { _ = w.out.send(&frame{T: frameLog, Line: line}) },
 		onStuck: func(f *Failure) {
 			// The failure, after the logs queued before it; a parent that does not read
 			// within stuckGrace is not waited for.
@@ -481,7 +480,7 @@ func (w *workerServer) namespaces(wire []wireNamespace) ([]Namespace, error) {
 func (w *workerServer) run(ctx context.Context, program string, nss []Namespace, nssErr error) {
 	res, err := Result{}, nssErr
 	if err == nil {
-		res, err = w.rt.Run(ctx, Request{Program: program, Bindings: nss})
+		res, err = w.rt.Run(ctx, Request{Program: program, Bindings: nss, OnLog: w.sendLog})
 	}
 	w.mu.Lock()
 	clear(w.calls)
@@ -491,6 +490,10 @@ func (w *workerServer) run(ctx context.Context, program string, nss []Namespace,
 	}
 	_ = w.out.send(&frame{T: frameDone, Result: &res})
 }
+
+// sendLog streams a console line the run's output admitted to the parent, in order with the
+// run's calls.
+func (w *workerServer) sendLog(line string) { _ = w.out.send(&frame{T: frameLog, Line: line}) }
 
 // forward returns the Dispatch of namespace ns: it sends each call to the parent.
 func (w *workerServer) forward(ns int) Dispatch {

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -76,6 +77,29 @@ type cli struct {
 	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
 	// before the runtime opens, for the process's soft memory limit (see gc.go).
 	followMemory func(memory int64)
+	// console, set by run, keeps its program's console lines as they are written, for the
+	// outcome of a run it abandons.
+	console *consoleLines
+}
+
+// consoleLines keeps console lines as a run writes them (codemode.Options.Console). It is safe
+// for concurrent use.
+type consoleLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (c *consoleLines) add(_, line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lines = append(c.lines, line)
+}
+
+// snapshot returns a copy of the lines kept so far.
+func (c *consoleLines) snapshot() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.lines)
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -247,6 +271,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer flushTracing(c.tracing, c.stderr) // after the runtime has closed: every span has ended
+	c.console = &consoleLines{}
 	opened, err := c.codeModeRegistry(&src, lim, trace.event)
 	if err != nil {
 		return 0, err
@@ -299,7 +324,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 // has cancelled the CLI's context, it waits for the run to end at most stuckGrace; a run that
 // has not ended by then is abandoned (ended is false) and res is its abort failure, saying so.
 // Likewise a run still going stuckGrace after its wall-clock ceiling (wall) is abandoned as a
-// timeout. An abandoned run's output is lost: the runtime returns it only when the run ends.
+// timeout. An abandoned run's outcome keeps the console lines it had written (c.console).
 func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.Call) (res registry.Result, ended bool) {
 	done := make(chan registry.Result, 1) // the run's goroutine never blocks on it, abandoned or not
 	go func() { done <- reg.Execute(c.ctx, call) }()
@@ -326,7 +351,10 @@ func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.
 		return res, true
 	default:
 	}
-	f.Message += " and was abandoned (its output so far is lost)"
+	f.Message += " and was abandoned"
+	if c.console != nil {
+		f.Logs = c.console.snapshot()
+	}
 	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }
 

@@ -53,12 +53,13 @@ func (h hangingRuntime) Run(ctx context.Context, req jsruntime.Request) (jsrunti
 const stuckProgram = `console.log("before"); ` + workspaceMarker + `testHooks.hang({}); return "unreachable";`
 
 // abandonedMessage is the abort of a run that did not stop after a first SIGTERM.
-const abandonedMessage = "runcode received SIGTERM; the program did not stop within 2s and was abandoned (its output so far is lost)"
+const abandonedMessage = "runcode received SIGTERM; the program did not stop within 2s and was abandoned"
 
 // A first SIGTERM used to leave the CLI running for as long as the step took (timeout(1),
 // docker stop and supervisors send only one before SIGKILL). Now `run` gives the run stuckGrace
 // to end as aborted, then prints the abort, closes the trace and exits 1 without it; under
-// process isolation no worker process outlives the CLI.
+// process isolation no worker process outlives the CLI. The outcome keeps what the program had
+// written (it used to say "its output so far is lost").
 func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 	for _, c := range []struct {
 		isolation string
@@ -106,10 +107,10 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 					Logs  []string `json:"logs"`
 					Error struct{ Kind, Message string }
 				}
-				if err := json.Unmarshal(out, &got); err != nil || len(got.Logs) != 0 || got.Error.Kind != "abort" || got.Error.Message != abandonedMessage {
+				if err := json.Unmarshal(out, &got); err != nil || !slices.Equal(got.Logs, []string{"before"}) || got.Error.Kind != "abort" || got.Error.Message != abandonedMessage {
 					t.Fatalf("stdout %q (%v)", out, err)
 				}
-			} else if want := "Error: code run failed (abort): " + abandonedMessage + "\n"; string(out) != want {
+			} else if want := "Error: code run failed (abort): " + abandonedMessage + "\nCaptured output:\nbefore\n"; string(out) != want {
 				t.Fatalf("stdout %q, want %q", out, want)
 			}
 			// The trace is complete JSON Lines: the marker's write_file, started and settled.
@@ -154,7 +155,7 @@ func TestRunAbandonsAStuckRunAfterItsWallCeiling(t *testing.T) {
 			waitForFile(t, filepath.Join(dir, "hanging"), p)
 			code := p.wait(30 * time.Second)
 			out, _ := io.ReadAll(p.lines)
-			want := "Error: code run failed (timeout): wall-clock ceiling reached (1000ms); the program did not stop within 2s of it and was abandoned (its output so far is lost)\n"
+			want := "Error: code run failed (timeout): wall-clock ceiling reached (1000ms); the program did not stop within 2s of it and was abandoned\nCaptured output:\nbefore\n"
 			if code != exitFailed || string(out) != want {
 				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, p.stderr.String())
 			}
