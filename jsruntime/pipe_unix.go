@@ -42,17 +42,16 @@ func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
 	return in, out, tryWrite
 }
 
-// tryReadPipe reads what the pipe behind rc holds without waiting. ok is false when it holds
-// nothing yet; a deadline that has passed is an error (os.ErrDeadlineExceeded), as for a read.
-func tryReadPipe(rc syscall.RawConn, b []byte) (n int, ok bool, err error) {
-	var rerr error
-	if err := rc.Read(func(fd uintptr) bool {
-		n, rerr = syscall.Read(int(fd), b)
-		return true // one attempt: never wait here
-	}); err != nil {
-		return 0, false, err
-	}
+// tryRead reads what the pipe holds without waiting. ok is false when it holds nothing yet; a
+// deadline that has passed is an error (os.ErrDeadlineExceeded), as for a read. r.rc is set.
+func (r *pipeReader) tryRead(b []byte) (n int, ok bool, err error) {
+	r.buf = b
+	err = r.rc.Read(r.attempt)
+	n, rerr := r.n, r.rerr
+	r.buf, r.n, r.rerr = nil, 0, nil
 	switch {
+	case err != nil:
+		return 0, false, err
 	case rerr == syscall.EAGAIN:
 		return 0, false, nil
 	case rerr != nil:
@@ -61,4 +60,11 @@ func tryReadPipe(rc syscall.RawConn, b []byte) (n int, ok bool, err error) {
 		return 0, true, io.EOF
 	}
 	return n, true, nil
+}
+
+// attemptRead is r.attempt: one read of r.buf, never a wait. A method value made once, so that
+// a spinning read allocates nothing per try.
+func (r *pipeReader) attemptRead(fd uintptr) bool {
+	r.n, r.rerr = syscall.Read(int(fd), r.buf)
+	return true
 }

@@ -9,10 +9,11 @@ import (
 )
 
 // pipeSpin is how long a spinning read of a worker's output tries the pipe before it waits in
-// the poller. Waiting costs a park of the reading goroutine and a wake-up through the poller
-// (on a 2-vCPU machine most of a sequential sub-call's 36µs); the worker's answer to a reply
-// usually comes sooner: a sequential sub-call 36.5 → about 30µs, a one-call run unchanged
-// (BENCHMARKS.md, "Process isolation").
+// the poller. The parent spins right after it answered one of the program's calls: the
+// worker's next frame usually comes sooner than a park of the reading goroutine and a wake-up
+// through the poller would take (measured on 2 vCPUs: a sequential sub-call through run_code
+// 47.8 → 31.6µs with the inline calls of the same change, a one-call run unchanged; see
+// BENCHMARKS.md, "Process isolation").
 const pipeSpin = 30 * time.Microsecond
 
 // pipeReader reads a worker's standard output for the parent. A read while spin is set first
@@ -24,12 +25,19 @@ type pipeReader struct {
 	f    *os.File
 	rc   syscall.RawConn // nil: reads never spin
 	spin bool
+
+	// The state of one try (see tryRead): attempt is attemptRead, made once.
+	attempt func(fd uintptr) bool
+	buf     []byte
+	n       int
+	rerr    error
 }
 
 // newPipeReader returns a reader of f that may spin when more than one CPU can run this
 // process: on one, the spin would take the time the worker needs to answer.
 func newPipeReader(f *os.File) *pipeReader {
 	r := &pipeReader{f: f}
+	r.attempt = r.attemptRead
 	if runtime.NumCPU() > 1 && runtime.GOMAXPROCS(0) > 1 {
 		if rc, err := f.SyscallConn(); err == nil {
 			r.rc = rc
@@ -42,7 +50,7 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 	if r.spin && r.rc != nil && len(b) > 0 {
 		until := time.Now().Add(pipeSpin)
 		for {
-			n, ok, err := tryReadPipe(r.rc, b)
+			n, ok, err := r.tryRead(b)
 			if ok || err != nil {
 				return n, err
 			}

@@ -22,7 +22,9 @@ func spinningPipe(t *testing.T) (*pipeReader, *os.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &pipeReader{f: r, rc: rc, spin: true}, w
+	pr := &pipeReader{f: r, rc: rc, spin: true}
+	pr.attempt = pr.attemptRead
+	return pr, w
 }
 
 // A spinning read returns what the pipe holds, what arrives while it spins, and what arrives

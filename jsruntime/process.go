@@ -548,7 +548,10 @@ type runLoop struct {
 	set     time.Time // the read deadline in force, unless an interrupt moved it
 	started bool      // the worker acknowledged the run
 	pumping bool      // serve runs on a pump: calls with an Inline form are returned
-	calls   int       // calls read so far
+	// answered: the last frame handled was a call answered before its host function returned;
+	// the next read spins (see pipeReader), since the worker's next frame is near.
+	answered bool
+	calls    int // calls read so far
 
 	roleMu   sync.Mutex
 	inCall   bool   // the pump is in an inline call (roleMu)
@@ -580,7 +583,7 @@ func (l *runLoop) callInline(call *frame) bool {
 	l.inCall = true
 	l.callSeq++
 	l.roleMu.Unlock()
-	l.p.call(l, call, true)
+	answered := l.p.call(l, call, true)
 	l.roleMu.Lock()
 	defer l.roleMu.Unlock()
 	l.inCall = false
@@ -588,6 +591,7 @@ func (l *runLoop) callInline(call *frame) bool {
 		l.released = false // the run's goroutine may start another pump
 		return false
 	}
+	l.answered = answered
 	return true
 }
 
@@ -706,9 +710,9 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 			}
 			return l.giveUp(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms)", p.cfg.WallCeiling.Milliseconds())}, true), nil
 		}
-		// A pump reads right after its inline call's reply: the worker's next frame (most often
-		// the program's next call) usually arrives before waiting for it would pay off.
-		w.pipe.spin = l.pumping
+		// Right after a call's reply the worker's next frame (most often the program's next
+		// call) usually arrives before waiting for it would pay off.
+		w.pipe.spin, l.answered = l.answered, false
 		f, err := w.in.next(l.flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
@@ -762,7 +766,7 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 			if l.inlinable(f) && w.in.r.Buffered() == 0 && l.mayInline() {
 				return runVerdict{}, f
 			}
-			p.call(l, f, false)
+			l.answered = p.call(l, f, false)
 		default:
 			return l.giveUp(&Failure{Kind: KindWorkerExit, Message: "worker error: unexpected " + f.T.String() + " frame"}, false), nil
 		}
@@ -794,17 +798,18 @@ func (l *runLoop) inlinable(f *frame) bool {
 }
 
 // call makes one host call the worker forwarded, in order, through its namespace's inline form
-// when inline (and there is one). The call's argument is in flight until it settles, and its
-// result until the reply is written.
-func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) {
+// when inline (and there is one), and reports whether the call was answered before the host
+// function returned. The call's argument is in flight until it settles, and its result until the
+// reply is written.
+func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) (answered bool) {
 	c := &hostCall{l: l, id: f.ID, argBytes: f.size, refused: f.refused}
 	if f.refused {
 		c.settle(jsonv.Value{}, l.flight.refusal("an argument", c.argBytes))
-		return
+		return true
 	}
 	if f.NS < 0 || f.NS >= len(l.bound) || f.Fn < 0 || f.Fn >= l.bound[f.NS].members.Len() || !f.Value.IsDefined() {
 		c.settle(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
-		return
+		return true
 	}
 	ns := &l.bound[f.NS]
 	dispatch := ns.call
@@ -815,8 +820,10 @@ func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) {
 		if x := recover(); x != nil {
 			c.settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[f.Fn].Name, x))
 		}
+		answered = c.settled.Load()
 	}()
 	dispatch(l.host, f.Fn, f.Value, c.settle)
+	return
 }
 
 // hostCall is one host call the worker forwarded, until it is answered.
