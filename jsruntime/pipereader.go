@@ -9,22 +9,34 @@ import (
 )
 
 // pipeSpin is how long a spinning read of a worker's output tries the pipe before it waits in
-// the poller. The parent spins right after it answered one of the program's calls: the
-// worker's next frame usually comes sooner than a park of the reading goroutine and a wake-up
-// through the poller would take (measured on 2 vCPUs: a sequential sub-call through run_code
-// 47.8 → 31.6µs with the inline calls of the same change, a one-call run unchanged; see
-// BENCHMARKS.md, "Process isolation").
+// the poller. The parent spins right after it answered one of the program's calls: the worker's
+// next frame (most often the program's next call) usually follows sooner than a park of the
+// reading goroutine and a wake-up through the poller would take, which on 2 vCPUs was most of a
+// sequential sub-call (see BENCHMARKS.md, "Process isolation"). The worker does not spin while
+// it waits for a reply: measured, that made a sequential sub-call slower (+14 %).
 const pipeSpin = 30 * time.Microsecond
 
-// pipeReader reads a worker's standard output for the parent. A read while spin is set first
-// tries the pipe without waiting, yielding to other goroutines between tries, for up to
-// pipeSpin, and only then waits in the poller as an os.File read does. Deadlines hold either
-// way: a read deadline that has passed ends a spinning read at once. Only the goroutine that
-// holds the run's reading sets spin and reads.
+// pipeSlow is a wait after which the next read does not spin: the program computes between its
+// calls, so a spin would only burn CPU. It is well above what a park and wake-up take, so that a
+// wait just missed by a spin does not stop the spinning (measured: with pipeSpin as the bound, a
+// sequential sub-call through run_code was 12 % slower).
+const pipeSlow = time.Millisecond
+
+// canSpin reports whether the parent may spin on a worker's pipe: only when another CPU can run
+// the worker meanwhile (GOMAXPROCS follows the CPUs a container may use).
+func canSpin() bool { return runtime.NumCPU() > 1 && runtime.GOMAXPROCS(0) > 1 }
+
+// pipeReader reads a worker's standard output for the parent. A read while spin is set, unless
+// the last wait on this pipe was long (pipeSlow), first tries the pipe without waiting, yielding to other
+// goroutines between tries, for up to pipeSpin, and only then waits in the poller as an os.File
+// read does; so a program that computes between its calls costs one spin, not one per call.
+// Deadlines hold either way: a read deadline that has passed ends a spinning read at once. Only
+// the goroutine that holds the run's reading sets spin and reads.
 type pipeReader struct {
 	f    *os.File
 	rc   syscall.RawConn // nil: reads never spin
 	spin bool
+	slow bool // the last wait outlasted pipeSlow: the next read does not spin
 
 	// The state of one try (see tryRead): attempt is attemptRead, made once.
 	attempt func(fd uintptr) bool
@@ -33,12 +45,12 @@ type pipeReader struct {
 	rerr    error
 }
 
-// newPipeReader returns a reader of f that may spin when more than one CPU can run this
-// process: on one, the spin would take the time the worker needs to answer.
-func newPipeReader(f *os.File) *pipeReader {
+// newPipeReader returns a reader of f, a pipe registered with the poller, that spins when
+// spin is set if allowed (see canSpin).
+func newPipeReader(f *os.File, allowed bool) *pipeReader {
 	r := &pipeReader{f: f}
 	r.attempt = r.attemptRead
-	if runtime.NumCPU() > 1 && runtime.GOMAXPROCS(0) > 1 {
+	if allowed {
 		if rc, err := f.SyscallConn(); err == nil {
 			r.rc = rc
 		}
@@ -47,8 +59,12 @@ func newPipeReader(f *os.File) *pipeReader {
 }
 
 func (r *pipeReader) Read(b []byte) (int, error) {
-	if r.spin && r.rc != nil && len(b) > 0 {
-		until := time.Now().Add(pipeSpin)
+	if r.rc == nil || len(b) == 0 || !r.spin {
+		return r.f.Read(b)
+	}
+	start := time.Now()
+	if !r.slow {
+		until := start.Add(pipeSpin)
 		for {
 			n, ok, err := r.tryRead(b)
 			if ok || err != nil {
@@ -60,7 +76,9 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 			runtime.Gosched()
 		}
 	}
-	return r.f.Read(b)
+	n, err := r.f.Read(b)
+	r.slow = time.Since(start) > pipeSlow
+	return n, err
 }
 
 var _ io.Reader = (*pipeReader)(nil)

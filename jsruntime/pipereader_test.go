@@ -36,13 +36,28 @@ func TestPipeReaderSpinsThenWaits(t *testing.T) {
 	if n, err := pr.Read(buf); err != nil || string(buf[:n]) != "held" {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
-	for _, delay := range []time.Duration{pipeSpin / 3, 20 * pipeSpin} {
-		go func() {
-			time.Sleep(delay)
+	// A wait longer than a spin makes the next read wait without spinning; a short one
+	// (data already there) brings spinning back.
+	for _, c := range []struct {
+		delay time.Duration
+		slow  bool
+	}{{pipeSpin / 3, false}, {3 * pipeSlow, true}, {0, false}} {
+		if c.delay == 0 {
 			w.Write([]byte("late"))
-		}()
+		} else {
+			go func() {
+				time.Sleep(c.delay)
+				w.Write([]byte("late"))
+			}()
+		}
 		if n, err := pr.Read(buf); err != nil || string(buf[:n]) != "late" {
-			t.Fatalf("written after %s: read %q, %v", delay, buf[:n], err)
+			t.Fatalf("written after %s: read %q, %v", c.delay, buf[:n], err)
+		}
+		if c.slow && !pr.slow {
+			t.Errorf("after a wait of %s the next read still spins", c.delay)
+		}
+		if c.delay == 0 && pr.slow {
+			t.Errorf("after data that was there at once the next read does not spin")
 		}
 	}
 	w.Close()

@@ -258,7 +258,7 @@ func (p *ProcessPool) spawn() (*worker, error) {
 		inW.Close()
 		return nil, err
 	}
-	pipe := newPipeReader(outR)
+	pipe := newPipeReader(outR, canSpin())
 	w := &worker{cmd: cmd, out: &frameWriter{w: inW}, stdin: inW, stdout: outR, in: newFrameReader(pipe), pipe: pipe, exited: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout = inR, outW
 	cmd.Stderr = &w.stderr // os/exec copies it until the worker exits; Wait waits for the copy
