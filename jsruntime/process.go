@@ -97,6 +97,13 @@ type ProcessConfig struct {
 // run whose worker dies before it acknowledged the run (so before any of the program ran: a
 // worker that died idle) is started again on another worker, up to maxStarts times. It is safe
 // for concurrent use.
+//
+// A run's frames are read, and its calls made, on one goroutine at a time: from a run's second
+// call on, a call whose namespace has an inline form (Namespace.InlineDispatch,
+// Function.Inline) is made on the goroutine that reads the frames, so that a sequential call
+// crosses no goroutine in this process. After a call answered before its host function
+// returned, that goroutine tries the pipe for up to 30µs before it waits (with more than one
+// CPU): the program's next call usually comes sooner than a wake-up from the poller.
 type ProcessPool struct {
 	cfg  ProcessConfig
 	spec string // workerConfig as JSON
