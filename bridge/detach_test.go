@@ -20,6 +20,25 @@ type deaf struct {
 	release chan struct{}
 }
 
+// closeAfterGrace closes b, which runs bodies of d that ignore cancellation, and checks that
+// Close returns after about grace instead of waiting for them.
+func closeAfterGrace(t *testing.T, b *bridge.Bridge, d *deaf, grace time.Duration) {
+	t.Helper()
+	start := time.Now()
+	closed := make(chan struct{})
+	go func() { b.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		close(d.release)
+		<-closed
+		t.Fatal("Close waited for bodies that ignore cancellation")
+	}
+	if took := time.Since(start); took < grace || took > grace+time.Second {
+		t.Errorf("Close took %v, want about the grace period %v", took, grace)
+	}
+}
+
 func newDeaf() *deaf { return &deaf{started: make(chan struct{}, 8), release: make(chan struct{})} }
 
 func (d *deaf) tool(name string) registry.Tool {
@@ -59,19 +78,7 @@ func TestCloseDetachesBodiesThatIgnoreCancellation(t *testing.T) {
 	<-d.started
 	<-d.started
 	queued := call(ns, "echo", `{"value":"x"}`) // blocked behind the pool of 2
-	start := time.Now()
-	closed := make(chan struct{})
-	go func() { b.Close(); close(closed) }()
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		close(d.release)
-		<-closed
-		t.Fatal("Close waited for bodies that ignore cancellation")
-	}
-	if took := time.Since(start); took < grace || took > grace+time.Second {
-		t.Errorf("Close took %v, want about the grace period %v", took, grace)
-	}
+	closeAfterGrace(t, b, d, grace)
 	<-queued.done
 	if queued.err == nil || !strings.Contains(queued.err.Error(), "abandoned") {
 		t.Errorf("queued call: %v, want abandoned", queued.err)

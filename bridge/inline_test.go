@@ -148,19 +148,7 @@ func TestInlineBodyIgnoringCancellationIsDetached(t *testing.T) {
 	returned := make(chan *outcome, 1)
 	go func() { returned <- callInline(b.Namespace(), "deaf", `{}`) }()
 	<-d.started
-	start := time.Now()
-	closed := make(chan struct{})
-	go func() { b.Close(); close(closed) }()
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		close(d.release)
-		<-closed
-		t.Fatal("Close waited for an inline body that ignores cancellation")
-	}
-	if took := time.Since(start); took < grace || took > grace+time.Second {
-		t.Errorf("Close took %v, want about the grace period %v", took, grace)
-	}
+	closeAfterGrace(t, b, d, grace)
 	if events := rec.lines(); len(events) != 2 || !strings.Contains(events[1], "was detached") {
 		t.Fatalf("events:\n%s", strings.Join(events, "\n"))
 	}
