@@ -184,8 +184,8 @@ var guardTable = []guardRow{
 		"a pattern longer than 262,144 characters, nesting groups more than 1,000 levels deep, whose counted repetitions add more than 100,000 elements when written out (x{n,m} counts m copies, nested ones multiply), or, with the i flag, whose classes cover more than 16,777,216 code points ('.' 1,114,112, \\W \\S \\D twice that, a range its span): RangeError naming the limit. RegExp is a proxy whose call and construct traps measure the pattern (every .constructor, subclass and Reflect path leads to it); compile, match, matchAll and search measure a pattern they would compile from a string or regexp-like object; RegExp.prototype[Symbol.matchAll] and the generic Symbol.split path, which copy a regexp with the flags its flags property names (through goja's own RegExp when its constructor is undefined), measure its pattern as if case-insensitive; regular-expression literals in the program, eval and Function-family text are measured (length, repetitions, case folding) before goja compiles that text, their nesting bounded by the source-nesting limit",
 		"compiling is one native step: regexp2 (lookarounds, backreferences) is quadratic in nested groups (20,000 nested lookaheads: 1s; a million: over 10 minutes at a 2s budget), and RE2 writes out counted repetitions ('a{1000}'.repeat(3000): 0.9s and 700 MB), and regexp2 case-folds class code points one by one (100 \\W with the i flag: 2.5s)"},
 	{[]string{"RegExp.prototype.exec", "RegExp.prototype.test"}, "Go",
-		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match)",
-		"catastrophic backtracking runs for tens of seconds"},
+		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match); a call once the run has been stopped (a budget, an abort): RangeError, so that replace, match and split, which call exec once per match in one native step, end at their next match",
+		"catastrophic backtracking runs for tens of seconds; a global replace on 200,000 non-ASCII characters ran for minutes past a 1s budget (each exec converts the whole subject)"},
 }
 
 // renderGuards renders guardTable as the Markdown of GUARDS.md.
@@ -229,13 +229,15 @@ const knownLimits = `
   getters, Symbol.toPrimitive, sort comparators, proxy traps calling themselves) ends at
   MaxStackDepth with "Maximum call stack size exceeded", which goja does not let a program
   catch: the run fails as an exception.
-- **Regular-expression methods on goja's generic path.** The exec wrapper that turns a match
-  timeout into a RangeError makes goja take its generic path for every regexp method, which
-  converts or compares the whole subject once per match on non-ASCII text: replace, match and
-  split with 32,768 matches in 65,536 characters take about 1s each (split was 2.3s; without
-  matches it was 24s, now 1ms, see RegExp.prototype[Symbol.split]); on ASCII they are 8-20 times
-  slower than goja's own (BenchmarkGuardedBuiltins). Closing this needs goja to report regexp2's
-  timeout instead of "no match", so that exec need not be wrapped.
+- **Regular-expression methods on goja's generic path are slow, not unbounded.** The exec
+  wrapper that turns a match timeout into a RangeError makes goja take its generic path for every
+  regexp method, which converts or compares the whole subject once per match on non-ASCII text:
+  replace, match and split with 32,768 matches in 65,536 characters take about 1s each (split
+  was 2.3s; without matches it was 24s, now 1ms, see RegExp.prototype[Symbol.split]); on ASCII
+  they are 8-20 times slower than goja's own (BenchmarkGuardedBuiltins). Budgets hold: the
+  wrapper throws once the run has been stopped, so such a step ends at its next match. Making
+  them fast needs goja to report regexp2's timeout instead of "no match", so that exec need not
+  be wrapped.
 - **Bound-function chains whose names do not grow** (a program that redefines each bound
   function's name) call through Go once per level; building a million of them passes the default
   heap first, and the watchdog ends the run.

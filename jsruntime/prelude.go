@@ -423,6 +423,14 @@ func (rl *realm) guardRegexps() error {
 			return fmt.Errorf("jsruntime: RegExp.prototype.%s is missing", name)
 		}
 		wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+			// goja's generic replace, match and split call exec once per match, all in one
+			// native step that budgets cannot interrupt (on non-ASCII text each exec converts
+			// the whole subject: 200,000 characters ran for minutes). Throwing here once the
+			// run has been stopped ends that step at its next match; the interrupt that stopped
+			// the run then ends it.
+			if rl.owner != nil && rl.owner.recorded() != nil {
+				panic(rl.rangeError("RegExp.prototype." + name + ": the run was stopped"))
+			}
 			start := time.Now()
 			res, err := orig(call.This, call.Arguments...)
 			if err != nil {
