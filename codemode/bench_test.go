@@ -2,6 +2,7 @@ package codemode_test
 
 import (
 	"context"
+	"runtime"
 	"fmt"
 	"testing"
 	"time"
@@ -162,4 +163,28 @@ func BenchmarkProcessSubCallSequential(b *testing.B) {
 // by side; ns/call is the cost of one sub-call when the program does not wait for each.
 func BenchmarkProcessSubCallPromiseAll(b *testing.B) {
 	benchBothIsolations(b, 1, `const r = await Promise.all(Array.from({length: 1000}, (_, i) => tools.echo({x: i}))); return r.length`, 1000)
+}
+
+// BenchmarkProcessSubCallSequentialConcurrent is 8 runs at once, each making 100 sequential
+// sub-calls, on a process pool of 8 workers: more processes than a small machine has CPUs, where
+// a parent that spins for a worker's next frame competes with the workers for them. ns/call is
+// wall time per sub-call across all runs.
+func BenchmarkProcessSubCallSequentialConcurrent(b *testing.B) {
+	rt, err := jsruntime.NewProcessPool(jsruntime.ProcessConfig{Size: 8})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := benchRegistryOn(b, 1, rt)
+	call := codeCall(`for (let i = 0; i < 100; i++) await tools.echo({x: i}); return 1`)
+	b.ReportAllocs()
+	b.SetParallelism(max(1, 8/runtime.GOMAXPROCS(0)))
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if res := reg.Execute(context.Background(), call); res.IsError {
+				b.Error(res.Err.Message)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*100), "ns/call")
 }

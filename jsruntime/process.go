@@ -102,8 +102,9 @@ type ProcessConfig struct {
 // call on, a call whose namespace has an inline form (Namespace.InlineDispatch,
 // Function.Inline) is made on the goroutine that reads the frames, so that a sequential call
 // crosses no goroutine in this process. After a call answered before its host function
-// returned, that goroutine tries the pipe for up to 30µs before it waits (with more than one
-// CPU): the program's next call usually comes sooner than a wake-up from the poller.
+// returned, that goroutine tries the pipe for up to 30µs before it waits, while the pool runs at
+// most one run per two CPUs: the program's next call usually comes sooner than a wake-up from
+// the poller.
 type ProcessPool struct {
 	cfg  ProcessConfig
 	spec string // workerConfig as JSON
@@ -113,6 +114,7 @@ type ProcessPool struct {
 	maxOtherFrame int64
 
 	slots     chan struct{}   // one per concurrent run
+	spinRuns  int             // while at most this many runs are going, their readers may spin
 	disposing context.Context // cancelled by Close
 	dispose   context.CancelFunc
 
@@ -181,6 +183,7 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 		spec:          string(spec),
 		maxOtherFrame: 4*int64(c.MaxOutputBytes) + 1<<20,
 		slots:         make(chan struct{}, cfg.Size),
+		spinRuns:      spinningRuns(),
 		disposing:     dispose,
 		dispose:       disposed,
 	}
@@ -265,7 +268,7 @@ func (p *ProcessPool) spawn() (*worker, error) {
 		inW.Close()
 		return nil, err
 	}
-	pipe := newPipeReader(outR, canSpin())
+	pipe := newPipeReader(outR, p.spinRuns > 0)
 	w := &worker{cmd: cmd, out: &frameWriter{w: inW}, stdin: inW, stdout: outR, in: newFrameReader(pipe), pipe: pipe, exited: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout = inR, outW
 	cmd.Stderr = &w.stderr // os/exec copies it until the worker exits; Wait waits for the copy
@@ -719,7 +722,7 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 		}
 		// Right after a call's reply the worker's next frame (most often the program's next
 		// call) usually arrives before waiting for it would pay off.
-		w.pipe.spin, l.answered = l.answered, false
+		w.pipe.spin, l.answered = l.answered && len(p.slots) <= p.spinRuns, false
 		f, err := w.in.next(l.flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):
