@@ -2,8 +2,8 @@ package codemode_test
 
 import (
 	"context"
-	"runtime"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
