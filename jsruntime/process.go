@@ -508,7 +508,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, boun
 		if call == nil {
 			return v.res, v.healthy, v.started
 		}
-		// A call with an Inline form and nothing else to read: the pump goroutine makes it
+		// A call with an inline form and nothing else to read: the pump goroutine makes it
 		// inline and goes on reading, so a sequential call crosses no goroutine in this
 		// process. This goroutine waits for the pump's verdict, or takes the reading back
 		// from a pump held up in a call (calls are then made through Call until that call
@@ -689,8 +689,8 @@ func (l *runLoop) giveUp(f *Failure, drain bool) runVerdict {
 }
 
 // serve reads and handles frames until the run ends, and returns its verdict; or, while
-// inline calls are allowed (mayInline), until a call to a function with an Inline form arrives
-// with no other frame read ahead of it, and returns that call (and its function) instead of
+// inline calls are allowed (mayInline), until a call that can be made through an inline form
+// (inlinable) arrives with no other frame read ahead of it, and returns that call instead of
 // making it.
 func (l *runLoop) serve() (runVerdict, *frame) {
 	p, w, led, ctx := l.p, l.w, l.led, l.ctx
