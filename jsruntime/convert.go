@@ -29,6 +29,7 @@ type boundaryError struct {
 	path []string
 }
 
+// Error describes the value that could not cross the boundary and why.
 func (e *boundaryError) Error() string { return e.describe("value") }
 
 // describe renders the error with root naming the whole value ("result", "argument").

@@ -47,7 +47,10 @@ var ErrClosed = errors.New("jsruntime: run() after disposal")
 // contractError is a contract violation: its message is upstream's, prefixed with "jsruntime: ".
 type contractError struct{ msg string }
 
-func (e *contractError) Error() string        { return "jsruntime: " + e.msg }
+// Error says how the request broke the contract.
+func (e *contractError) Error() string { return "jsruntime: " + e.msg }
+
+// Is makes every contract error match ErrInvalidRequest.
 func (e *contractError) Is(target error) bool { return target == ErrInvalidRequest }
 
 func misuse(format string, args ...any) error {

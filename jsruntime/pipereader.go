@@ -62,6 +62,7 @@ func newPipeReader(f *os.File, allowed bool) *pipeReader {
 	return r
 }
 
+// Read reads what the pipe holds, spinning first when spin is set (see pipeReader).
 func (r *pipeReader) Read(b []byte) (int, error) {
 	if r.rc == nil || len(b) == 0 || !r.spin {
 		return r.f.Read(b)

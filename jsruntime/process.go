@@ -227,6 +227,7 @@ type stderrHead struct {
 	buf []byte
 }
 
+// Write keeps what fits in the first stderrHeadBytes and reports all of b written.
 func (h *stderrHead) Write(b []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -43,6 +43,7 @@ const (
 
 var frameTypeNames = [...]string{"", "ready", "started", "run", "call", "reply", "log", "done", "fail", "abort"}
 
+// String returns the frame type's name, as error messages show it.
 func (t frameType) String() string {
 	if int(t) < len(frameTypeNames) && t != 0 {
 		return frameTypeNames[t]

@@ -204,6 +204,7 @@ type frameTooLargeError struct {
 	limit int64
 }
 
+// Error names the frame's length and the limit it passed.
 func (e *frameTooLargeError) Error() string {
 	return fmt.Sprintf("a %s frame of %d bytes exceeds the limit of %d bytes", e.t, e.n, e.limit)
 }

@@ -14,13 +14,16 @@ var traceContext propagation.TraceContext
 // metaCarrier is a propagation.TextMapCarrier over an MCP _meta map: string values only.
 type metaCarrier map[string]any
 
+// Get returns the _meta member key as a string, or "".
 func (m metaCarrier) Get(key string) string {
 	s, _ := m[key].(string)
 	return s
 }
 
+// Set sets the _meta member key.
 func (m metaCarrier) Set(key, value string) { m[key] = value }
 
+// Keys returns the _meta member names.
 func (m metaCarrier) Keys() []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {

@@ -14,6 +14,7 @@ import (
 // only regular files, and directories where it lists them.
 type typeError struct{ mode fs.FileMode }
 
+// Error says what kind of file it is instead of the kind wanted.
 func (e *typeError) Error() string { return "it is " + kindOf(e.mode) }
 
 // kindOf names the type of a file mode for messages: "a named pipe", "a directory", …
