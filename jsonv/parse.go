@@ -27,6 +27,12 @@ func Parse(data []byte) (Value, error) {
 		return v, nil
 	}
 	// Not well-formed JSON (or beyond what parseFast decodes): encoding/json says why.
+	return decodeText(data)
+}
+
+// decodeText decodes data, which checkText accepted, with encoding/json: Parse's path for the
+// text parseFast gives up on, which reports what is wrong with it.
+func decodeText(data []byte) (Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := decode(dec)
