@@ -328,6 +328,12 @@ func implements(t, iface reflect.Type) bool {
 	return t.Implements(iface) || (t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(iface))
 }
 
+// isBase64Bytes reports whether t is a byte slice that encoding/json writes as a base64
+// string: its element type does not marshal itself.
+func isBase64Bytes(t reflect.Type) bool {
+	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !implements(t.Elem(), marshalerType) && !implements(t.Elem(), textMarshalerType)
+}
+
 // leaf returns the schema of a type that is not a composite (ok), or an error for a type that
 // has no JSON representation.
 func (x *inferrer) leaf(t reflect.Type, path string) (s jsonv.Value, ok bool, err error) {
@@ -342,7 +348,7 @@ func (x *inferrer) leaf(t reflect.Type, path string) (s jsonv.Value, ok bool, er
 		return emptySchema, true, nil
 	case implements(t, textMarshalerType), implements(t, textUnmarshalerType):
 		return typeSchema("string"), true, nil
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !implements(t.Elem(), marshalerType) && !implements(t.Elem(), textMarshalerType):
+	case isBase64Bytes(t):
 		return x.orNull(typeSchema("string").With("contentEncoding", jsonv.StringValue("base64"))), true, nil
 	}
 	switch t.Kind() {

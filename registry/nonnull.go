@@ -148,7 +148,7 @@ func (b *planBuilder) plan(t reflect.Type) *fillPlan {
 	}
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !implements(t.Elem(), marshalerType) && !implements(t.Elem(), textMarshalerType) {
+		if isBase64Bytes(t) {
 			return p // []byte: a base64 string
 		}
 		p.elem = b.plan(t.Elem())
@@ -187,7 +187,7 @@ func emptyOf(t reflect.Type) jsonv.Value {
 	}
 	switch t.Kind() {
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 && !implements(t.Elem(), marshalerType) && !implements(t.Elem(), textMarshalerType) {
+		if isBase64Bytes(t) {
 			return jsonv.StringValue("")
 		}
 		return jsonv.ArrayValue()
