@@ -213,12 +213,12 @@ func fillValue(v jsonv.Value, p *fillPlan) (_ jsonv.Value, changed bool) {
 	}
 	switch {
 	case p.elem != nil && v.Kind() == jsonv.Array:
-		items := v.Items()
+		// Walked in place; copied only once something changes.
 		var out []jsonv.Value
-		for i, item := range items {
-			next, ch := fillSlot(item, p.elem, p.fill)
+		for i, n := 0, v.Len(); i < n; i++ {
+			next, ch := fillSlot(v.Index(i), p.elem, p.fill)
 			if ch && out == nil {
-				out = slices.Clone(items)
+				out = v.Items() // a copy
 			}
 			if out != nil {
 				out[i] = next
@@ -254,16 +254,17 @@ func fillSlot(v jsonv.Value, p *fillPlan, fill jsonv.Value) (jsonv.Value, bool) 
 
 // fillMembers fills the members of object v, each with the plan and fill slot returns.
 func fillMembers(v jsonv.Value, slot func(key string) (*fillPlan, jsonv.Value)) (jsonv.Value, bool) {
-	members := v.Members()
+	// Walked in place; copied only once something changes.
 	var out []jsonv.Member
-	for i, m := range members {
+	for i, n := 0, v.Len(); i < n; i++ {
+		m := v.Member(i)
 		p, fill := slot(m.Key)
 		if p == nil {
 			continue
 		}
 		next, ch := fillSlot(m.Value, p, fill)
 		if ch && out == nil {
-			out = slices.Clone(members)
+			out = v.Members() // a copy
 		}
 		if out != nil {
 			out[i].Value = next
