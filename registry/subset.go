@@ -486,29 +486,12 @@ func (c *subsetValidation) element(at *subsetPath, i int) *subsetPath {
 func (c *subsetValidation) typeMismatch(at *subsetPath, t string, v jsonv.Value) {
 	c.report(func() string {
 		if c.registry {
-			return c.quoted(at) + " must be " + article(t) + t + ", got " + jsonTypeName(v)
+			return c.quoted(at) + " must be " + article(t) + t + ", got " + v.Kind().String() // the full validator's names of JSON types
 		}
 		want := map[string]string{"object": "an object", "array": "an array", "string": "a string", "number": "a number",
 			"integer": "an integer", "boolean": "a boolean", "null": "null"}[t]
 		return c.quoted(at) + " must be " + want
 	})
-}
-
-// jsonTypeName names v's JSON type as the full validator's messages do.
-func jsonTypeName(v jsonv.Value) string {
-	switch v.Kind() {
-	case jsonv.Null:
-		return "null"
-	case jsonv.Bool:
-		return "boolean"
-	case jsonv.Number:
-		return "number"
-	case jsonv.String:
-		return "string"
-	case jsonv.Array:
-		return "array"
-	}
-	return "object"
 }
 
 // value validates v at at against schema. Recursion is bounded by jsonv.MaxDepth, which run
