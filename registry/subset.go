@@ -326,10 +326,10 @@ func allOfKind(v jsonv.Value, k jsonv.Kind) bool {
 	return true
 }
 
-// containsValue reports whether the array of scalars list holds the scalar x.
+// containsValue reports whether the array list holds the scalar x.
 func containsValue(list, x jsonv.Value) bool {
 	for i := range list.Len() {
-		if y := list.Index(i); y.Kind() == x.Kind() && y.String() == x.String() {
+		if list.Index(i) == x { // scalars compare by value, as in fastSchema.accepts
 			return true
 		}
 	}
@@ -543,7 +543,7 @@ func (c *subsetValidation) value(schema, v jsonv.Value, at *subsetPath) {
 			return
 		}
 		k, hasConst := schema.Get("const")
-		constFails := hasConst && (k.Kind() != v.Kind() || k.String() != v.String())
+		constFails := hasConst && k != v // v is a scalar: compared by value
 		if constFails && c.registry {
 			// The full validator stops at a failed const, and the registry says only that.
 			c.fail(at, " must be %s", k)
