@@ -215,7 +215,6 @@ func (c *subsetCheck) node(node jsonv.Value, at *subsetPath) {
 	}
 }
 
-// subsetAllows reports whether a node of type t may carry the constraint keyword key.
 // child is the place below at: prefix and key, then index and "]" when index >= 0. A quiet
 // check tracks no places.
 func (c *subsetCheck) child(at *subsetPath, prefix, key string, index int) *subsetPath {
@@ -229,6 +228,7 @@ func (c *subsetCheck) child(at *subsetPath, prefix, key string, index int) *subs
 	return at.child(seg)
 }
 
+// subsetAllows reports whether a node of type t may carry the constraint keyword key.
 func subsetAllows(t, key string) bool {
 	switch key {
 	case "properties", "required", "additionalProperties":
