@@ -278,10 +278,7 @@ func TestExecute(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			reg := registry.New()
-			if _, err := reg.Register(tools...); err != nil {
-				t.Fatal(err)
-			}
+			reg := newRegistry(t, tools...)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if tt.cancelAfter > 0 {
@@ -372,14 +369,7 @@ func TestConcurrentCalls(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "add.py", addPy, 0o644)
 	path := writeFile(t, dir, "tools.yaml", "tools:\n  - name: add\n    parameters: "+addSchema+"\n    command: [python3, add.py]\n    concurrencySafe: true\n", 0o644)
-	tools, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := registry.New()
-	if _, err := reg.Register(tools...); err != nil {
-		t.Fatal(err)
-	}
+	reg := loadRegistry(t, path)
 	var wg sync.WaitGroup
 	results := make([]registry.Result, 8)
 	for i := range results {

@@ -22,6 +22,26 @@ func writeFile(t *testing.T, dir, name, content string, mode os.FileMode) string
 	return p
 }
 
+// newRegistry returns a new registry holding tools.
+func newRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
+	t.Helper()
+	reg := registry.New()
+	if _, err := reg.Register(tools...); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// loadRegistry loads the manifest at path and returns a new registry holding its tools.
+func loadRegistry(t *testing.T, path string) *registry.Registry {
+	t.Helper()
+	tools, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newRegistry(t, tools...)
+}
+
 func TestManifestErrors(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -189,10 +209,7 @@ func TestParseFields(t *testing.T) {
 		t.Error("concurrencySafe: false gave a classifier")
 	}
 
-	reg := registry.New()
-	if _, err := reg.Register(tools...); err != nil {
-		t.Fatal(err)
-	}
+	reg := newRegistry(t, tools...)
 	if got := reg.Schemas(nil)[1].Parameters.String(); got != `{"type":"object"}` {
 		t.Errorf("default parameters = %s, want an open object", got)
 	}

@@ -18,14 +18,7 @@ func TestOutputIsReservedAsItArrives(t *testing.T) {
 	// A JSON string of 2 MiB of "x", printed in 64 KiB pieces.
 	writeFile(t, dir, "big.py", "import sys\nsys.stdout.write('\"')\nfor _ in range(32):\n    sys.stdout.write('x' * 65536)\n    sys.stdout.flush()\nsys.stdout.write('\"')\n", 0o644)
 	path := writeFile(t, dir, "tools.json", `{"tools": [{"name": "big", "command": ["python3", "big.py"]}]}`, 0o644)
-	tools, err := Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := registry.New()
-	if _, err := reg.Register(tools...); err != nil {
-		t.Fatal(err)
-	}
+	reg := loadRegistry(t, path)
 	call := func(b *membudget.Budget) (registry.Result, *membudget.Account) {
 		a := b.Open()
 		return reg.Execute(membudget.NewContext(context.Background(), a), registry.Call{CallID: "c1", Name: "big", Arguments: jsonv.MustParse(`{}`)}), a
