@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/internal/membudget"
-	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -21,11 +20,6 @@ const mib = 1 << 20
 func bigText(n int) string {
 	line := strings.Repeat("x", 63) + "\n"
 	return strings.Repeat(line, n/len(line))
-}
-
-// callIn runs one call with ctx, which may carry a membudget account.
-func (f *fixture) callIn(ctx context.Context, name, args string) registry.Result {
-	return f.reg.Execute(ctx, registry.Call{CallID: "c1", Name: name, Arguments: jsonv.MustParse(args)})
 }
 
 // held returns what b holds now.

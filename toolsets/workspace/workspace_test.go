@@ -97,7 +97,12 @@ func newFixtureWith(t *testing.T, opts Options) *fixture {
 
 func (f *fixture) call(t *testing.T, name, args string) registry.Result {
 	t.Helper()
-	return f.reg.Execute(context.Background(), registry.Call{CallID: "c1", Name: name, Arguments: jsonv.MustParse(args)})
+	return f.callIn(context.Background(), name, args)
+}
+
+// callIn runs one call with ctx, which may carry a membudget account.
+func (f *fixture) callIn(ctx context.Context, name, args string) registry.Result {
+	return f.reg.Execute(ctx, registry.Call{CallID: "c1", Name: name, Arguments: jsonv.MustParse(args)})
 }
 
 // toolCase is one table row: a call and either its expected value (JSON text) or a substring
