@@ -87,7 +87,7 @@ func listingTool(t *testing.T, out Listing) *registry.Registry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return typedRegister(t, tool)
+	return newRegistry(t, tool)
 }
 
 // At run time the declaration holds: nil slices and maps in tagged fields (nested ones, promoted
@@ -143,7 +143,7 @@ func TestNonNullTagArguments(t *testing.T) {
 	if got := string(jsonv.AppendJSON(nil, tool.Parameters.Lookup("properties").Lookup("filter"))); strings.Contains(got, "null") {
 		t.Errorf("filter schema %s admits null", got)
 	}
-	reg := typedRegister(t, tool)
+	reg := newRegistry(t, tool)
 	if res := typedCall(reg, "args", `{"filter":null}`); !errors.Is(res.Err, registry.CodeInvalidArgs) {
 		t.Errorf("null filter: %+v", res)
 	}
@@ -243,7 +243,7 @@ func TestNilAsEmpty(t *testing.T) {
 		`"required":["list","nested","ptr"],"additionalProperties":false}`; got != want {
 		t.Errorf("schema\n got %s\nwant %s", got, want)
 	}
-	reg := typedRegister(t, root, fields)
+	reg := newRegistry(t, root, fields)
 	if res := typedCall(reg, "root", `{"field":"f","value":"v"}`); res.IsError || string(jsonv.AppendJSON(nil, res.Value)) != `[]` {
 		t.Errorf("root: %+v", res)
 	}
@@ -264,7 +264,7 @@ func TestNilStaysNullByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := typedCall(typedRegister(t, tool), "plain", `{"field":"f","value":"v"}`)
+	res := typedCall(newRegistry(t, tool), "plain", `{"field":"f","value":"v"}`)
 	if got := string(jsonv.AppendJSON(nil, res.Value)); res.IsError || got != `{"list":null,"nested":null,"ptr":null}` {
 		t.Errorf("plain: %s %+v", got, res.Err)
 	}

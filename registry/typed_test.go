@@ -60,15 +60,6 @@ func searchTool(t *testing.T, body func(in SearchArgs) (SearchOut, error)) (regi
 	return tool, calls
 }
 
-func typedRegister(t *testing.T, tools ...registry.Tool) *registry.Registry {
-	t.Helper()
-	reg := registry.New()
-	if _, err := reg.Register(tools...); err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
-
 func typedCall(reg *registry.Registry, name, args string) registry.Result {
 	return reg.Execute(context.Background(), registry.Call{CallID: "c", Name: name, Arguments: jsonv.MustParse(args)})
 }
@@ -112,7 +103,7 @@ func TestDefinePointerInput(t *testing.T) {
 	if got := tool.Parameters.String(); got != want {
 		t.Errorf("parameters %s, want %s", got, want)
 	}
-	res := typedCall(typedRegister(t, tool), "filter", `{"field":"a","value":"b"}`)
+	res := typedCall(newRegistry(t, tool), "filter", `{"field":"a","value":"b"}`)
 	if res.IsError || res.Value.AsString() != "a=b" || registry.TextOf(res.Content) != "a=b" {
 		t.Errorf("result = %+v", res)
 	}
@@ -221,7 +212,7 @@ func TestTypedToolExecution(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tool, calls := searchTool(t, c.body)
-			res := typedCall(typedRegister(t, tool), "search", c.args)
+			res := typedCall(newRegistry(t, tool), "search", c.args)
 			text := registry.TextOf(res.Content)
 			if *calls != c.wantCalls {
 				t.Errorf("body ran %d times, want %d", *calls, c.wantCalls)
@@ -257,7 +248,7 @@ func typedNaN() float64 {
 
 func TestTypedToolConcurrencySafe(t *testing.T) {
 	tool, _ := searchTool(t, nil)
-	reg := typedRegister(t, tool)
+	reg := newRegistry(t, tool)
 	cases := []struct {
 		args string
 		want registry.Mode
@@ -306,7 +297,7 @@ func TestTypedToolRenderAndPresent(t *testing.T) {
 	if tool.Timeout != time.Second {
 		t.Errorf("Timeout = %v", tool.Timeout)
 	}
-	res := typedCall(typedRegister(t, tool), "greet", `{"name":"Ada"}`)
+	res := typedCall(newRegistry(t, tool), "greet", `{"name":"Ada"}`)
 	if res.IsError || registry.TextOf(res.Content) != "hello, Ada (for Ada)" || res.Value.String() != `{"greeting":"hello, Ada"}` {
 		t.Errorf("result = %+v", res)
 	}
@@ -346,7 +337,7 @@ func TestTypedToolWithoutOptionalCallbacks(t *testing.T) {
 	if tool.Parameters.String() != `{"type":"object","properties":{},"additionalProperties":false}` || tool.Output.Schema.String() != `{}` {
 		t.Errorf("schemas %s %s", tool.Parameters, tool.Output.Schema)
 	}
-	reg := typedRegister(t, tool)
+	reg := newRegistry(t, tool)
 	if res := typedCall(reg, "noop", `{}`); res.IsError || res.Value.String() != "null" {
 		t.Errorf("result = %+v", res)
 	}
@@ -365,7 +356,7 @@ func TestTypedToolReturningJSONValue(t *testing.T) {
 			return jsonv.MustParse(`{"z":1,"a":2}`), nil
 		},
 	})
-	reg := typedRegister(t, tool)
+	reg := newRegistry(t, tool)
 	if res := typedCall(reg, "raw", `{"field":"f","value":"v"}`); res.IsError || res.Value.String() != `{"z":1,"a":2}` {
 		t.Errorf("result = %+v", res)
 	}
@@ -466,7 +457,7 @@ func TestTypedToolRecursiveInput(t *testing.T) {
 			return count(n), nil
 		},
 	})
-	reg := typedRegister(t, tool)
+	reg := newRegistry(t, tool)
 	if res := typedCall(reg, "count", `{"name":"a","children":[{"name":"b"},null,{"name":"c","children":[{"name":"d"}]}]}`); res.IsError || res.Value.AsNumber() != 4 {
 		t.Errorf("result = %+v", res)
 	}
