@@ -18,7 +18,7 @@ const MaxSuggestions = 3
 func Closest(name string, candidates []string) []string {
 	key := normalize(name)
 	limit := 1
-	switch n := len([]rune(key)); {
+	switch n := len(key); {
 	case n > 8:
 		limit = 3
 	case n > 4:
