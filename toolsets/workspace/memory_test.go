@@ -211,6 +211,13 @@ func TestReadersOfAFileThatGrows(t *testing.T) {
 	if res.IsError || res.Value.Lookup("matches").Len() != 2 {
 		t.Fatalf("grep of a growing file: %v %v", res.Value, res.Err)
 	}
+	// grep reserves for the growth too: it used to read up to 16 MiB on a reservation of the
+	// size the file had, which a budget of 1 MiB let through.
+	f.ws.beforeRead = grow("three\n")
+	res = f.callIn(membudget.NewContext(context.Background(), membudget.New(mib).Open()), "grep", `{"pattern": "needle", "path": "grows.txt"}`)
+	if !res.IsError || !strings.Contains(res.Err.Message, `cannot search "grows.txt": it grew while being read`) {
+		t.Fatalf("grep of a growing file over the budget: %v %v", res.Value, res.Err)
+	}
 
 	writeFiles(t, f.dir, map[string]string{"huge.txt": "x\n"})
 	f.ws.beforeRead = grow(bigText(maxFileSize))

@@ -325,7 +325,11 @@ func (s *grepSearch) file(name, shown string) error {
 	data := make([]byte, size+1) // one byte more: a file that grew since the fstat is noticed
 	n, err := io.ReadFull(f, data)
 	switch {
-	case err == nil: // it grew: read on, up to the limit
+	case err == nil: // it grew: reserve for the largest file searched, and read on up to it
+		if err := reserveFor(s.ctx, "search", cmp.Or(shown, name), "it grew while being read", maxFileSize-size); err != nil {
+			return err
+		}
+		defer membudget.Release(s.ctx, maxFileSize-size)
 		rest, rerr := io.ReadAll(io.LimitReader(f, maxFileSize-size))
 		data, err = append(data, rest...), rerr
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
