@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
@@ -189,7 +188,7 @@ func tsserverFor(tscPath string) string {
 		return ""
 	}
 	cand := filepath.Join(filepath.Dir(real), "tsserver")
-	if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 && strings.HasSuffix(filepath.Dir(real), "bin") {
+	if strings.HasSuffix(filepath.Dir(real), "bin") && isExecutable(cand) {
 		return cand
 	}
 	return ""

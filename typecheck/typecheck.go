@@ -154,7 +154,8 @@ func New(opts Options) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s: %v): %s", ErrNoCompiler, path, err, InstallHint)
 	}
-	if major, _, _ := strings.Cut(version, "."); atoi(major) < 5 {
+	major, _, _ := strings.Cut(version, ".")
+	if atoi(major) < 5 {
 		return nil, fmt.Errorf("%w (%s is TypeScript %s; 5 or later is needed): %s", ErrNoCompiler, path, version, InstallHint)
 	}
 	timeout := opts.Timeout
@@ -164,7 +165,7 @@ func New(opts Options) (*Checker, error) {
 	c := &Checker{exe: exe, version: version, timeout: timeout}
 	if opts.Warm {
 		switch tsserver := tsserverFor(path); {
-		case atoi(strings.SplitN(version, ".", 2)[0]) >= 7:
+		case atoi(major) >= 7:
 			c.warm = newWarmServer(lspStarter(exe))
 			c.warmMixesSyntax = true
 		case tsserver != "":
@@ -482,12 +483,17 @@ func nativeCompiler(path string) string {
 	}
 	platform := "@typescript/typescript-" + runtime.GOOS + "-" + arch
 	for _, dir := range []string{filepath.Join(pkg, "node_modules", platform), filepath.Join(filepath.Dir(pkg), platform)} {
-		exe := filepath.Join(dir, "lib", "tsc")
-		if st, err := os.Stat(exe); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		if exe := filepath.Join(dir, "lib", "tsc"); isExecutable(exe) {
 			return exe
 		}
 	}
 	return path
+}
+
+// isExecutable reports whether path is a regular file someone may execute.
+func isExecutable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
 func atoi(s string) int {
