@@ -23,9 +23,14 @@ type lspProcess struct {
 
 	// What the server has open, so a check sends only what changed (used by one check at a
 	// time).
-	versions map[string]int    // file name → document version
-	texts    map[string]string // file name → text the server has
-	declDiag []Diagnostic      // the diagnostics of tools.d.ts for texts[DeclarationsFile]
+	docs     map[string]lspDocument // file name → the open document
+	declDiag []Diagnostic           // the diagnostics of tools.d.ts for docs[DeclarationsFile]
+}
+
+// lspDocument is a file the language server has open: its version and its text.
+type lspDocument struct {
+	version int
+	text    string
 }
 
 type rpcMessage struct {
@@ -49,7 +54,7 @@ func lspStarter(exe string) startFunc {
 
 func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
 	p := &lspProcess{serverPipe: newServerPipe(exe, []string{"--lsp", "--stdio"}, dir), dir: dir,
-		versions: map[string]int{}, texts: map[string]string{}}
+		docs: map[string]lspDocument{}}
 	if err := p.start(p.handle); err != nil {
 		return nil, err
 	}
@@ -87,12 +92,12 @@ func (p *lspProcess) check(ctx context.Context, declarations, text string) ([]Di
 // setText opens or changes one file in the server; changed is false when the server already has
 // that text.
 func (p *lspProcess) setText(name, text string) (changed bool, err error) {
-	if old, ok := p.texts[name]; ok && old == text {
+	doc, open := p.docs[name]
+	if open && doc.text == text {
 		return false, nil
 	}
 	uri := fileURI(filepath.Join(p.dir, name))
-	v, open := p.versions[name]
-	v++
+	v := doc.version + 1
 	if !open {
 		err = p.notify("textDocument/didOpen", map[string]any{
 			"textDocument": map[string]any{"uri": uri, "languageId": "typescript", "version": v, "text": text},
@@ -106,7 +111,7 @@ func (p *lspProcess) setText(name, text string) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	p.versions[name], p.texts[name] = v, text
+	p.docs[name] = lspDocument{version: v, text: text}
 	return true, nil
 }
 
