@@ -643,8 +643,17 @@ type Unseen struct {
 // noteUnseen records e's failure when the run that made e has ended, so the program will not
 // see it. Callers hold mu.
 func (b *Bridge) noteUnseen(e *entry, msg string, started bool) {
-	if e.run == nil || e.run.Err() == nil || b.detached.Load() {
-		return // the program sees it, or detach has recorded it
+	if b.detached.Load() {
+		return // detach has recorded it
+	}
+	b.recordUnseen(e, msg, started)
+}
+
+// recordUnseen records e's failure, with message msg, when the run that made e has ended.
+// Callers hold mu.
+func (b *Bridge) recordUnseen(e *entry, msg string, started bool) {
+	if e.run == nil || e.run.Err() == nil {
+		return // the program sees it
 	}
 	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
 }
@@ -895,9 +904,7 @@ func (b *Bridge) detach() {
 	// when there is a listener).
 	b.mu.Lock()
 	for _, e := range b.commits {
-		if e.run != nil && e.run.Err() != nil {
-			b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: true, Message: b.detachedMessage(reason, e.call.Name), seq: e.seq})
-		}
+		b.recordUnseen(e, b.detachedMessage(reason, e.call.Name), true)
 	}
 	b.mu.Unlock()
 	b.opts.Logger.Warn(fmt.Sprintf("run_code %s: sub-calls still in flight (%d bodies running) did not stop within %v of the end of the run; detached: their goroutines end when they return", b.opts.CallID, running, b.opts.DrainGrace))
