@@ -188,25 +188,27 @@ func (e *Executor) Prepare(ctx context.Context, call registry.Call) *registry.Pr
 func (e *Executor) match(call registry.Call) *step {
 	e.next++
 	n := e.next
-	actual := describe(call.Name, call.Arguments)
+	// The call is described only when it fails: a matching call costs no rendering.
+	failed := func(expected, reason string) *DivergenceError {
+		return &DivergenceError{Index: n, Expected: expected, Actual: describe(call.Name, call.Arguments), Reason: reason}
+	}
 	if d := e.diverged; d != nil {
-		return &step{err: &DivergenceError{Index: n, Actual: actual,
-			Reason: fmt.Sprintf("not answered: the replay diverged from the recording at sub-call %d", d.Index)}}
+		return &step{err: failed("", fmt.Sprintf("not answered: the replay diverged from the recording at sub-call %d", d.Index))}
 	}
 	if n > len(e.calls) {
-		e.diverged = &DivergenceError{Index: n, Actual: actual}
+		e.diverged = failed("", "")
 		return &step{err: e.diverged}
 	}
 	rec := &e.calls[n-1]
 	if rec.Start.Name != call.Name || !Equal(rec.Start.Arguments, call.Arguments) {
-		e.diverged = &DivergenceError{Index: n, Expected: describe(rec.Start.Name, rec.Start.Arguments), Actual: actual}
+		e.diverged = failed(describe(rec.Start.Name, rec.Start.Arguments), "")
 		return &step{err: e.diverged}
 	}
 	switch {
 	case rec.Settle == nil:
-		return &step{err: &DivergenceError{Index: n, Actual: actual, Reason: "the recording ends before this call settled, so it has no outcome to replay"}}
+		return &step{err: failed("", "the recording ends before this call settled, so it has no outcome to replay")}
 	case !rec.Settle.IsError && !rec.Settle.Result.IsDefined():
-		return &step{err: &DivergenceError{Index: n, Actual: actual, Reason: "the recording has this call's content but not its result (a trace written before traces carried results); record the run again"}}
+		return &step{err: failed("", "the recording has this call's content but not its result (a trace written before traces carried results); record the run again")}
 	}
 	return &step{rec: rec}
 }
