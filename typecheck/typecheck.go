@@ -372,6 +372,15 @@ func writeProject(dir, text string) error {
 	return os.WriteFile(filepath.Join(dir, ConfigFile), []byte(Config), 0o644)
 }
 
+// writeCheckProject writes the scratch project of a check: writeProject's files, with
+// declarations as tools.d.ts, and text as the program (main.ts).
+func writeCheckProject(dir, declarations, text string) error {
+	if err := writeProject(dir, declarations); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ProgramFile), []byte(text), 0o644)
+}
+
 // checkCold checks text in a scratch project with one compiler process.
 func (c *Checker) checkCold(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
 	dir, err := os.MkdirTemp("", "runcode-typecheck-")
@@ -379,10 +388,7 @@ func (c *Checker) checkCold(ctx context.Context, declarations, text string) ([]D
 		return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
 	}
 	defer os.RemoveAll(dir)
-	if err := writeProject(dir, declarations); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ProgramFile), []byte(text), 0o644); err != nil {
+	if err := writeCheckProject(dir, declarations, text); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
 	}
 	cmd := exec.CommandContext(ctx, c.exe, "-p", ".", "--pretty", "false")
