@@ -79,19 +79,12 @@ func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
 }
 
 func (p *lspProcess) check(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
-	declChanged, err := p.setText(DeclarationsFile, declarations)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.setText(ProgramFile, text); err != nil {
-		return nil, err
-	}
-	return programDiagnostics(ctx, declChanged, &p.declDiag, p.diagnostics)
+	return checkDocuments(ctx, p, declarations, text, &p.declDiag)
 }
 
 // setText opens or changes one file in the server; changed is false when the server already has
-// that text.
-func (p *lspProcess) setText(name, text string) (changed bool, err error) {
+// that text. A notification has no answer to wait for, so ctx is not used.
+func (p *lspProcess) setText(_ context.Context, name, text string) (changed bool, err error) {
 	doc, open := p.docs[name]
 	if open && doc.text == text {
 		return false, nil
@@ -208,12 +201,27 @@ func fileURI(path string) string {
 	return u.String()
 }
 
-// programDiagnostics asks a warm server (through diagnostics) for the program's diagnostics,
-// after those of the declarations when they changed (kept in *declDiag for the checks that
-// follow), and returns both, the declarations' first.
-func programDiagnostics(ctx context.Context, declChanged bool, declDiag *[]Diagnostic, diagnostics func(context.Context, string) ([]Diagnostic, error)) ([]Diagnostic, error) {
+// documentSession is a warm server's session as a check uses it, whatever its protocol.
+type documentSession interface {
+	// setText puts text into the server as file name; changed is false when it had that text.
+	setText(ctx context.Context, name, text string) (changed bool, err error)
+	// diagnostics returns the error diagnostics of file name.
+	diagnostics(ctx context.Context, name string) ([]Diagnostic, error)
+}
+
+// checkDocuments puts declarations and text into the server s as tools.d.ts and main.ts, asks
+// for the program's diagnostics, after those of the declarations when they changed (kept in
+// *declDiag for the checks that follow), and returns both, the declarations' first.
+func checkDocuments(ctx context.Context, s documentSession, declarations, text string, declDiag *[]Diagnostic) ([]Diagnostic, error) {
+	declChanged, err := s.setText(ctx, DeclarationsFile, declarations)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.setText(ctx, ProgramFile, text); err != nil {
+		return nil, err
+	}
 	if declChanged {
-		d, err := diagnostics(ctx, DeclarationsFile)
+		d, err := s.diagnostics(ctx, DeclarationsFile)
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +230,7 @@ func programDiagnostics(ctx context.Context, declChanged bool, declDiag *[]Diagn
 		}
 		*declDiag = d
 	}
-	diags, err := diagnostics(ctx, ProgramFile)
+	diags, err := s.diagnostics(ctx, ProgramFile)
 	if err != nil {
 		return nil, err
 	}

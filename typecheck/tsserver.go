@@ -52,14 +52,7 @@ func tsserverStarter(exe string) startFunc {
 }
 
 func (p *tsserverProcess) check(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
-	declChanged, err := p.setText(ctx, DeclarationsFile, declarations)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.setText(ctx, ProgramFile, text); err != nil {
-		return nil, err
-	}
-	return programDiagnostics(ctx, declChanged, &p.declDiag, p.diagnostics)
+	return checkDocuments(ctx, p, declarations, text, &p.declDiag)
 }
 
 func (p *tsserverProcess) path(name string) string { return filepath.Join(p.dir, name) }
