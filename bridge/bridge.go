@@ -273,13 +273,19 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 func ToolMembers(tools, namespaces []string) (*jsruntime.Members, error) {
 	ms := make([]jsruntime.Member, len(tools))
 	for i, name := range tools {
-		ms[i] = jsruntime.Member{Name: name}
-		if i < len(namespaces) && namespaces[i] != "" {
-			s := registry.Schema{Name: name, Namespace: namespaces[i]}
-			ms[i] = jsruntime.Member{Name: s.Member(), Group: s.Namespace}
-		}
+		ms[i] = toolMember(i, name, namespaces)
 	}
 	return jsruntime.NewMembers(ms)
+}
+
+// toolMember is where tool i, registered as name, sits in the tools namespace: its group (its
+// registry namespace, from namespaces when not nil) and its name there.
+func toolMember(i int, name string, namespaces []string) jsruntime.Member {
+	if i < len(namespaces) && namespaces[i] != "" {
+		s := registry.Schema{Name: name, Namespace: namespaces[i]}
+		return jsruntime.Member{Name: s.Member(), Group: s.Namespace}
+	}
+	return jsruntime.Member{Name: name}
 }
 
 // Namespace returns the tools namespace for the runtime: one function per bound tool, the
@@ -301,18 +307,16 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 	}
 	ns.Functions = make([]jsruntime.Function, len(b.opts.Tools))
 	for i, name := range b.opts.Tools {
+		m := toolMember(i, name, b.opts.Namespaces)
 		ns.Functions[i] = jsruntime.Function{
-			Name: name,
+			Name:  m.Name,
+			Group: m.Group,
 			Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
 				b.dispatch(run, i, args, settle)
 			},
 			Inline: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
 				b.dispatchInline(run, i, args, settle)
 			},
-		}
-		if i < len(b.opts.Namespaces) && b.opts.Namespaces[i] != "" {
-			s := registry.Schema{Name: name, Namespace: b.opts.Namespaces[i]}
-			ns.Functions[i].Group, ns.Functions[i].Name = s.Namespace, s.Member()
 		}
 	}
 	return ns
@@ -639,8 +643,17 @@ type Unseen struct {
 // noteUnseen records e's failure when the run that made e has ended, so the program will not
 // see it. Callers hold mu.
 func (b *Bridge) noteUnseen(e *entry, msg string, started bool) {
-	if e.run == nil || e.run.Err() == nil || b.detached.Load() {
-		return // the program sees it, or detach has recorded it
+	if b.detached.Load() {
+		return // detach has recorded it
+	}
+	b.recordUnseen(e, msg, started)
+}
+
+// recordUnseen records e's failure, with message msg, when the run that made e has ended.
+// Callers hold mu.
+func (b *Bridge) recordUnseen(e *entry, msg string, started bool) {
+	if e.run == nil || e.run.Err() == nil {
+		return // the program sees it
 	}
 	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
 }
@@ -891,9 +904,7 @@ func (b *Bridge) detach() {
 	// when there is a listener).
 	b.mu.Lock()
 	for _, e := range b.commits {
-		if e.run != nil && e.run.Err() != nil {
-			b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: true, Message: b.detachedMessage(reason, e.call.Name), seq: e.seq})
-		}
+		b.recordUnseen(e, b.detachedMessage(reason, e.call.Name), true)
 	}
 	b.mu.Unlock()
 	b.opts.Logger.Warn(fmt.Sprintf("run_code %s: sub-calls still in flight (%d bodies running) did not stop within %v of the end of the run; detached: their goroutines end when they return", b.opts.CallID, running, b.opts.DrainGrace))

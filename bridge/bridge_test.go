@@ -23,10 +23,20 @@ type outcome struct {
 }
 
 func call(ns jsruntime.Namespace, name, args string) *outcome {
+	return callWith(context.Background(), ns, name, args, false)
+}
+
+// callWith calls the binding name of ns with args, passing run as the run's context, through
+// its inline form when inline is set.
+func callWith(run context.Context, ns jsruntime.Namespace, name, args string, inline bool) *outcome {
 	o := &outcome{done: make(chan struct{})}
 	for _, f := range ns.Functions {
 		if f.Name == name {
-			f.Call(context.Background(), jsonv.MustParse(args), func(v jsonv.Value, err error) {
+			do := f.Call
+			if inline {
+				do = f.Inline
+			}
+			do(run, jsonv.MustParse(args), func(v jsonv.Value, err error) {
 				o.value, o.err = v, err
 				close(o.done)
 			})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
@@ -110,7 +111,7 @@ func (e Event) Value() jsonv.Value {
 
 // millis is d in fractional milliseconds (nanosecond precision).
 func millis(d time.Duration) jsonv.Value {
-	v, err := jsonv.NumberValue(float64(d) / float64(time.Millisecond))
+	v, err := jsonv.NumberValue(spanMillis(d))
 	if err != nil { // unreachable: a Duration is finite
 		return jsonv.Int(d.Milliseconds())
 	}
@@ -215,9 +216,7 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 		}
 		if _, ok := v.Get("errorMessage"); !ok {
 			msg = registry.TextOf(e.Content)
-			if rest, ok := bytes.CutPrefix([]byte(msg), []byte("Error: ")); ok {
-				msg = string(rest)
-			}
+			msg = strings.TrimPrefix(msg, "Error: ")
 		}
 		e.ErrorMessage = msg
 	} else if r, ok := v.Get("result"); ok {

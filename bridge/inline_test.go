@@ -19,17 +19,7 @@ import (
 
 // callInline calls name's Inline form, as a runtime whose goroutine may block does.
 func callInline(ns jsruntime.Namespace, name, args string) *outcome {
-	o := &outcome{done: make(chan struct{})}
-	for _, f := range ns.Functions {
-		if f.Name == name {
-			f.Inline(context.Background(), jsonv.MustParse(args), func(v jsonv.Value, err error) {
-				o.value, o.err = v, err
-				close(o.done)
-			})
-			return o
-		}
-	}
-	panic("no binding " + name)
+	return callWith(context.Background(), ns, name, args, true)
 }
 
 // goroutineID returns the calling goroutine's number, from its stack header.

@@ -17,17 +17,7 @@ import (
 
 // callIn is call with the run's context the runtime would pass.
 func callIn(run context.Context, ns jsruntime.Namespace, name, args string) *outcome {
-	o := &outcome{done: make(chan struct{})}
-	for _, f := range ns.Functions {
-		if f.Name == name {
-			f.Call(run, jsonv.MustParse(args), func(v jsonv.Value, err error) {
-				o.value, o.err = v, err
-				close(o.done)
-			})
-			return o
-		}
-	}
-	panic("no binding " + name)
+	return callWith(run, ns, name, args, false)
 }
 
 // Unseen lists, in submission order, the failures of the calls that settled after the run had

@@ -32,31 +32,27 @@ func benchRegistryWith(b *testing.B, n int, cfg jsruntime.Config) *registry.Regi
 func benchRegistryOn(b *testing.B, n int, rt jsruntime.ClosableRuntime) *registry.Registry {
 	b.Helper()
 	b.Cleanup(func() { rt.Close() })
-	reg := registry.New()
-	for i := range n {
+	return installOn(b, rt, codemode.Options{}, benchTools(n)...)
+}
+
+// benchTools are n echo tools (echo, echo1, …) with small schemas.
+func benchTools(n int) []registry.Tool {
+	tools := make([]registry.Tool, n)
+	for i := range tools {
 		name := "echo"
 		if i > 0 {
 			name = fmt.Sprintf("echo%d", i)
 		}
-		_, err := reg.Register(registry.Tool{
+		tools[i] = registry.Tool{
 			Name:            name,
 			Description:     "Return the arguments.",
 			Parameters:      jsonv.MustParse(`{"type":"object","properties":{"x":{"type":"number"}}}`),
 			Output:          registry.OutputOf(jsonv.MustParse(`{"type":"object"}`)),
 			Execute:         func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil },
 			ConcurrencySafe: func(jsonv.Value) bool { return true },
-		})
-		if err != nil {
-			b.Fatal(err)
 		}
 	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
-		b.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		b.Fatal(err)
-	}
-	return reg
+	return tools
 }
 
 // codeCall is a run_code call of code.

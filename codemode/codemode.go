@@ -218,7 +218,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
 		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
-			return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
+			return jsonv.Value{}, runFailed(f)
 		}
 	}
 	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer}
@@ -237,9 +237,14 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	if res.Error != nil {
 		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs}
-		return jsonv.Value{}, &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
+		return jsonv.Value{}, runFailed(f)
 	}
 	return Outcome(res), nil
+}
+
+// runFailed is the error of a run_code call whose program failed (or did not typecheck).
+func runFailed(f *RunFailure) *registry.Error {
+	return &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}
 }
 
 // typecheck checks program against decls, the SDK declarations of its tools, and returns its
@@ -299,11 +304,7 @@ func unseenLines(unseen []bridge.Unseen) []string {
 // Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
 // without "result" when the program returned nothing.
 func Outcome(res jsruntime.Result) jsonv.Value {
-	logs := make([]jsonv.Value, len(res.Logs))
-	for i, l := range res.Logs {
-		logs[i] = jsonv.StringValue(l)
-	}
-	ms := []jsonv.Member{{Key: "logs", Value: jsonv.ArrayValue(logs...)}}
+	ms := []jsonv.Member{{Key: "logs", Value: logsValue(res.Logs)}}
 	if res.Value.IsDefined() {
 		ms = append(ms, jsonv.Member{Key: "result", Value: res.Value})
 	}

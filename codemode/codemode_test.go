@@ -17,7 +17,6 @@ import (
 // setup returns a registry with an echo tool and run_code installed on a real goja runtime.
 func setup(t *testing.T, cfg jsruntime.Config, events func(bridge.Event), tools ...registry.Tool) *registry.Registry {
 	t.Helper()
-	reg := registry.New()
 	echo := registry.Tool{
 		Name:       "echo",
 		Parameters: jsonv.MustParse(`{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}`),
@@ -26,20 +25,11 @@ func setup(t *testing.T, cfg jsruntime.Config, events func(bridge.Event), tools 
 			return jsonv.StringValue("echo:" + inv.Arguments.Lookup("value").AsString()), nil
 		},
 	}
-	if _, err := reg.Register(append([]registry.Tool{echo}, tools...)...); err != nil {
-		t.Fatal(err)
-	}
 	rt, err := jsruntime.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, Events: events}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
-	return reg
+	return installOn(t, rt, codemode.Options{Events: events}, append([]registry.Tool{echo}, tools...)...)
 }
 
 func runCode(reg *registry.Registry, code string) registry.Result {

@@ -18,21 +18,11 @@ func nop(context.Context, *registry.Invocation) (jsonv.Value, error) { return js
 // compactRegistry is setup's registry with the compact presentation forced on (CompactAbove 1).
 func compactRegistry(t *testing.T, tools ...registry.Tool) *registry.Registry {
 	t.Helper()
-	reg := registry.New()
-	if _, err := reg.Register(append([]registry.Tool{{Name: "echo", Output: registry.AnyOutput(), Execute: nop}}, tools...)...); err != nil {
-		t.Fatal(err)
-	}
 	rt, err := jsruntime.New(jsruntime.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, CompactAbove: 1}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
-	return reg
+	return installOn(t, rt, codemode.Options{CompactAbove: 1}, append([]registry.Tool{{Name: "echo", Output: registry.AnyOutput(), Execute: nop}}, tools...)...)
 }
 
 func TestCatalogIsBoundOnlyUnderTheCompactPresentation(t *testing.T) {

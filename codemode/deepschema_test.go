@@ -49,18 +49,9 @@ func TestDeepSubsetSchemaEndToEnd(t *testing.T) {
 }
 
 func testDeepSubsetSchema(t *testing.T, isolation string) {
-	reg := registry.New()
-	if _, err := reg.Register(deepTool()); err != nil {
-		t.Fatal(err)
-	}
 	rt := openIsolation(t, isolation)
 	t.Cleanup(func() { rt.Close() })
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
+	reg := installOn(t, rt, codemode.Options{}, deepTool())
 
 	// v's type is the upstream's deep rendering check: it starts "string | null" and is
 	// 6 + 5000 × 7 characters long.

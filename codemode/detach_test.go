@@ -50,21 +50,12 @@ func TestRunEndsDespiteBodyIgnoringCancellation(t *testing.T) {
 						}}
 					echo := registry.Tool{Name: "echo", Output: registry.AnyOutput(), ConcurrencySafe: func(jsonv.Value) bool { return true },
 						Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil }}
-					reg := registry.New()
-					if _, err := reg.Register(deaf, echo); err != nil {
-						t.Fatal(err)
-					}
 					rt, err := jsruntime.Open(isolation, 256<<20, jsruntime.Config{WallCeiling: wall})
 					if err != nil {
 						t.Fatal(err)
 					}
 					t.Cleanup(func() { rt.Close() })
-					if err := codemode.Install(reg, codemode.Options{Runtime: rt, DrainGrace: grace}); err != nil {
-						t.Fatal(err)
-					}
-					if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-						t.Fatal(err)
-					}
+					reg := installOn(t, rt, codemode.Options{DrainGrace: grace}, deaf, echo)
 					ctx, cancel := context.WithCancel(context.Background())
 					defer cancel()
 					if kind == jsruntime.KindAbort {

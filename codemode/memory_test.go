@@ -35,21 +35,12 @@ return out;`
 		{0, `["reserved","reserved"]`}, // the default, 128 MiB
 		{-1, `["reserved","reserved"]`},
 	} {
-		reg := registry.New()
-		if _, err := reg.Register(reserve); err != nil {
-			t.Fatal(err)
-		}
 		rt, err := jsruntime.New(jsruntime.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { rt.Close() })
-		if err := codemode.Install(reg, codemode.Options{Runtime: rt, SubCallMemory: c.budget}); err != nil {
-			t.Fatal(err)
-		}
-		if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-			t.Fatal(err)
-		}
+		reg := installOn(t, rt, codemode.Options{SubCallMemory: c.budget}, reserve)
 		// Two runs in turn: each starts with the whole budget.
 		for range 2 {
 			res := runCode(reg, program)

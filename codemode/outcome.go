@@ -26,15 +26,20 @@ func CanonicalOutcome(res registry.Result) (outcome jsonv.Value, ok bool) {
 // FailureOutcome returns the canonical outcome of a failure: {"logs": [...], "error": {"kind":
 // kind, "message": message}}.
 func FailureOutcome(kind, message string, logs []string) jsonv.Value {
-	lines := make([]jsonv.Value, len(logs))
-	for i, l := range logs {
-		lines[i] = jsonv.StringValue(l)
-	}
 	return jsonv.ObjectValue(
-		jsonv.Member{Key: "logs", Value: jsonv.ArrayValue(lines...)},
+		jsonv.Member{Key: "logs", Value: logsValue(logs)},
 		jsonv.Member{Key: "error", Value: jsonv.ObjectValue(
 			jsonv.Member{Key: "kind", Value: jsonv.StringValue(kind)},
 			jsonv.Member{Key: "message", Value: jsonv.StringValue(message)},
 		)},
 	)
+}
+
+// logsValue is the "logs" array of a canonical outcome.
+func logsValue(logs []string) jsonv.Value {
+	lines := make([]jsonv.Value, len(logs))
+	for i, l := range logs {
+		lines[i] = jsonv.StringValue(l)
+	}
+	return jsonv.ArrayValue(lines...)
 }

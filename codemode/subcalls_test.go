@@ -19,12 +19,19 @@ import (
 // subSetup is a registry with run_code (configured by opts, Runtime filled in) and tools.
 func subSetup(t testing.TB, opts codemode.Options, tools ...registry.Tool) *registry.Registry {
 	t.Helper()
-	reg := registry.New()
-	if _, err := reg.Register(tools...); err != nil {
-		t.Fatal(err)
-	}
 	rt, err := jsruntime.New(jsruntime.Config{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	return installOn(t, rt, opts, tools...)
+}
+
+// installOn is a registry with tools and run_code on rt (configured by opts, Runtime filled
+// in), presenting code.
+func installOn(t testing.TB, rt jsruntime.Runtime, opts codemode.Options, tools ...registry.Tool) *registry.Registry {
+	t.Helper()
+	reg := registry.New()
+	if _, err := reg.Register(tools...); err != nil {
 		t.Fatal(err)
 	}
 	opts.Runtime = rt

@@ -13,12 +13,12 @@ import (
 // over, so that an embedder that makes a scope per conversation does not grow it without end.
 const maxCachedScopes = 256
 
-// scopeTools are the tools a run in one scope sees: their SDK schemas, their names, the
-// names prepared as the tools namespace's members, and what is derived from them on demand. They are built once per scope and registry
-// state, so that what a run builds for its bindings does not grow with the number of tools.
+// scopeTools are the tools a run in one scope sees: their names, the names prepared as the
+// tools namespace's members, and what is derived from their SDK schemas on demand. They are
+// built once per scope and registry state, so that what a run builds for its bindings does not
+// grow with the number of tools.
 type scopeTools struct {
-	schemas []registry.SDKSchema
-	names   []string
+	names []string
 	// namespaces holds each tool's registry namespace, nil when none is namespaced.
 	namespaces []string
 	members    *jsruntime.Members
@@ -56,7 +56,7 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 	if err != nil {
 		return nil, err
 	}
-	t = &scopeTools{schemas: schemas, names: names, namespaces: namespaces, members: members,
+	t = &scopeTools{names: names, namespaces: namespaces, members: members,
 		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })}
 	t.compact = sync.OnceValue(func() bool { return cm.compactFor(t.sdkTools()) })
 	t.declarations = sync.OnceValue(func() string {

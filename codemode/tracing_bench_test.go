@@ -2,14 +2,12 @@ package codemode_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -26,29 +24,7 @@ func tracedBenchRegistry(b *testing.B, n int) *registry.Registry {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { rt.Close() })
-	reg := registry.New()
-	for i := range n {
-		name := "echo"
-		if i > 0 {
-			name = fmt.Sprintf("echo%d", i)
-		}
-		if _, err := reg.Register(registry.Tool{
-			Name: name, Description: "Return the arguments.",
-			Parameters:      jsonv.MustParse(`{"type":"object","properties":{"x":{"type":"number"}}}`),
-			Output:          registry.OutputOf(jsonv.MustParse(`{"type":"object"}`)),
-			Execute:         func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil },
-			ConcurrencySafe: func(jsonv.Value) bool { return true },
-		}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, TracerProvider: tp}); err != nil {
-		b.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		b.Fatal(err)
-	}
-	return reg
+	return installOn(b, rt, codemode.Options{TracerProvider: tp}, benchTools(n)...)
 }
 
 // BenchmarkRunTrivialJSTraced is RunTrivialJS with tracing on (4 spans per run).

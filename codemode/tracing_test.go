@@ -31,17 +31,7 @@ func tracedSetup(t *testing.T, isolation string, maxParallel int, tools ...regis
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close() })
-	reg := registry.New()
-	if _, err := reg.Register(tools...); err != nil {
-		t.Fatal(err)
-	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, TracerProvider: tp, MaxParallelSubCalls: maxParallel}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
-	return reg, exp
+	return installOn(t, rt, codemode.Options{TracerProvider: tp, MaxParallelSubCalls: maxParallel}, tools...), exp
 }
 
 func echoTool() registry.Tool {

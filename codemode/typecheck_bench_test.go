@@ -36,25 +36,17 @@ func BenchmarkRunTypecheck(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { rt.Close() })
-			reg := registry.New()
-			for i := range 50 {
-				_, err := reg.Register(registry.Tool{
+			tools := make([]registry.Tool, 50)
+			for i := range tools {
+				tools[i] = registry.Tool{
 					Name:        fmt.Sprintf("echo%d", i),
 					Description: "Return the arguments.",
 					Parameters:  jsonv.MustParse(`{"type":"object","properties":{"x":{"type":"number"}}}`),
 					Output:      registry.OutputOf(jsonv.MustParse(`{"type":"object"}`)),
 					Execute:     func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) { return inv.Arguments, nil },
-				})
-				if err != nil {
-					b.Fatal(err)
 				}
 			}
-			if err := codemode.Install(reg, codemode.Options{Runtime: rt, TypeChecker: checker}); err != nil {
-				b.Fatal(err)
-			}
-			if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-				b.Fatal(err)
-			}
+			reg := installOn(b, rt, codemode.Options{TypeChecker: checker}, tools...)
 			// Outside the measure: the runtime's first preparation and the warm server's start.
 			if res := runCode(reg, "return await tools.echo0({x: 0})"); res.IsError {
 				b.Fatal(res.Err)

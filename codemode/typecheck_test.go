@@ -19,7 +19,6 @@ import (
 func typecheckSetup(t *testing.T, checker codemode.TypeChecker, compactAbove int) (*registry.Registry, *atomic.Int32) {
 	t.Helper()
 	var calls atomic.Int32
-	reg := registry.New()
 	record := registry.Tool{
 		Name:        "record",
 		Description: "Record a number.",
@@ -30,21 +29,12 @@ func typecheckSetup(t *testing.T, checker codemode.TypeChecker, compactAbove int
 			return inv.Arguments.Lookup("n"), nil
 		},
 	}
-	if _, err := reg.Register(record); err != nil {
-		t.Fatal(err)
-	}
 	rt, err := jsruntime.New(jsruntime.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close() })
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, TypeChecker: checker, CompactAbove: compactAbove}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
-	return reg, &calls
+	return installOn(t, rt, codemode.Options{TypeChecker: checker, CompactAbove: compactAbove}, record), &calls
 }
 
 func realChecker(t *testing.T) *typecheck.Checker {

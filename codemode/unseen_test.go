@@ -26,17 +26,6 @@ func bothRuntimes(t *testing.T) map[string]jsruntime.ClosableRuntime {
 	return map[string]jsruntime.ClosableRuntime{"inprocess": inproc, "process": pool}
 }
 
-// installCode installs run_code on rt into reg and presents code.
-func installCode(t *testing.T, reg *registry.Registry, rt jsruntime.Runtime) {
-	t.Helper()
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func textOf(res registry.Result) string { return registry.TextOf(res.Content) }
 
 // What the model reads about calls the program did not await that failed after it returned:
@@ -45,8 +34,7 @@ func textOf(res registry.Result) string { return registry.TextOf(res.Content) }
 func TestUnawaitedCallsFailingAfterReturnAreReported(t *testing.T) {
 	for name, rt := range bothRuntimes(t) {
 		t.Run(name, func(t *testing.T) {
-			reg := registry.New()
-			_, err := reg.Register(
+			reg := installOn(t, rt, codemode.Options{},
 				registry.Tool{Name: "slow_save", Output: registry.AnyOutput(), Execute: func(ctx context.Context, _ *registry.Invocation) (jsonv.Value, error) {
 					<-ctx.Done() // runs until the end of the run cancels it
 					return jsonv.Value{}, errors.New("save interrupted")
@@ -58,10 +46,6 @@ func TestUnawaitedCallsFailingAfterReturnAreReported(t *testing.T) {
 					return jsonv.Value{}, errors.New("broken at once")
 				}, ConcurrencySafe: func(jsonv.Value) bool { return true }},
 			)
-			if err != nil {
-				t.Fatal(err)
-			}
-			installCode(t, reg, rt)
 			res := subRun(context.Background(), reg, "tools.broken({});\ntools.slow_save({});\ntools.notify({});\nreturn 'done';")
 			want := "Unhandled rejection: broken at once (tools.broken, main.ts:1:13)\n" +
 				"Unhandled rejection: save interrupted (tools.slow_save; the program returned before this call settled)\n" +
@@ -78,12 +62,8 @@ func TestUnawaitedCallsFailingAfterReturnAreReported(t *testing.T) {
 func TestMissingToolSuggestsClosest(t *testing.T) {
 	for name, rt := range bothRuntimes(t) {
 		t.Run(name, func(t *testing.T) {
-			reg := registry.New()
 			noop := func(context.Context, *registry.Invocation) (jsonv.Value, error) { return jsonv.NullValue(), nil }
-			if _, err := reg.Register(registry.Tool{Name: "read_file", Output: registry.AnyOutput(), Execute: noop}, registry.Tool{Name: "write_file", Output: registry.AnyOutput(), Execute: noop}); err != nil {
-				t.Fatal(err)
-			}
-			installCode(t, reg, rt)
+			reg := installOn(t, rt, codemode.Options{}, registry.Tool{Name: "read_file", Output: registry.AnyOutput(), Execute: noop}, registry.Tool{Name: "write_file", Output: registry.AnyOutput(), Execute: noop})
 			res := subRun(context.Background(), reg, "const x = 1;\nawait tools.red_file({ path: 'a' });")
 			want := "Error: code run failed (exception): TypeError: tools.red_file is not a tool (did you mean read_file?)\n\tat main.ts:2:21(8)"
 			if !res.IsError || textOf(res) != want {
@@ -98,13 +78,9 @@ func TestMissingToolSuggestsClosest(t *testing.T) {
 func TestHandledFailureIsNotReported(t *testing.T) {
 	for name, rt := range bothRuntimes(t) {
 		t.Run(name, func(t *testing.T) {
-			reg := registry.New()
-			if _, err := reg.Register(registry.Tool{Name: "broken", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
+			reg := installOn(t, rt, codemode.Options{}, registry.Tool{Name: "broken", Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
 				return jsonv.Value{}, errors.New("broken")
-			}}); err != nil {
-				t.Fatal(err)
-			}
-			installCode(t, reg, rt)
+			}})
 			for range 50 {
 				res := subRun(context.Background(), reg, "try { await tools.broken({}) } catch (e) { return 'handled: ' + e.message }")
 				if res.IsError || textOf(res) != "handled: broken" {

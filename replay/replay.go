@@ -71,11 +71,10 @@ type Executor struct {
 	names []string           // tool names in order of first use
 	inner *registry.Registry // one tool per name, whose body answers from the recording
 
-	mu         sync.Mutex
-	next       int                      // sub-calls prepared so far
-	diverged   *DivergenceError         // the first divergence, if any
-	steps      map[registry.Token]*step // prepared, not finalized
-	registered map[string]bool          // names with a tool in inner
+	mu       sync.Mutex
+	next     int                      // sub-calls prepared so far
+	diverged *DivergenceError         // the first divergence, if any
+	steps    map[registry.Token]*step // prepared, not finalized
 }
 
 // step is what one prepared sub-call will get: the recorded call, or a failure.
@@ -89,7 +88,7 @@ type step struct {
 // start with its sub-call id. It fails on a settle without a start and on a sub-call id that
 // starts twice.
 func New(events []bridge.Event) (*Executor, error) {
-	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}, registered: map[string]bool{}}
+	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}}
 	index := map[string]int{}
 	seen := map[string]bool{}
 	for i, ev := range events {
@@ -170,12 +169,10 @@ func (e *Executor) Classify(call registry.Call) (registry.Mode, registry.Call) {
 func (e *Executor) Prepare(ctx context.Context, call registry.Call) *registry.Prepared {
 	e.mu.Lock()
 	st := e.match(call)
-	if !e.registered[call.Name] {
+	if _, ok := e.inner.Get(call.Name, nil); !ok {
 		// A name the recording does not know still gets a tool, so that its call fails with
 		// the divergence rather than as an unknown tool.
-		if _, err := e.inner.Register(e.tool(call.Name)); err == nil {
-			e.registered[call.Name] = true
-		}
+		_, _ = e.inner.Register(e.tool(call.Name))
 	}
 	e.mu.Unlock()
 	// The inner registry has no hooks and no scopes: the outer registry's policy does not
@@ -191,25 +188,27 @@ func (e *Executor) Prepare(ctx context.Context, call registry.Call) *registry.Pr
 func (e *Executor) match(call registry.Call) *step {
 	e.next++
 	n := e.next
-	actual := describe(call.Name, call.Arguments)
+	// The call is described only when it fails: a matching call costs no rendering.
+	failed := func(expected, reason string) *DivergenceError {
+		return &DivergenceError{Index: n, Expected: expected, Actual: describe(call.Name, call.Arguments), Reason: reason}
+	}
 	if d := e.diverged; d != nil {
-		return &step{err: &DivergenceError{Index: n, Actual: actual,
-			Reason: fmt.Sprintf("not answered: the replay diverged from the recording at sub-call %d", d.Index)}}
+		return &step{err: failed("", fmt.Sprintf("not answered: the replay diverged from the recording at sub-call %d", d.Index))}
 	}
 	if n > len(e.calls) {
-		e.diverged = &DivergenceError{Index: n, Actual: actual}
+		e.diverged = failed("", "")
 		return &step{err: e.diverged}
 	}
 	rec := &e.calls[n-1]
 	if rec.Start.Name != call.Name || !Equal(rec.Start.Arguments, call.Arguments) {
-		e.diverged = &DivergenceError{Index: n, Expected: describe(rec.Start.Name, rec.Start.Arguments), Actual: actual}
+		e.diverged = failed(describe(rec.Start.Name, rec.Start.Arguments), "")
 		return &step{err: e.diverged}
 	}
 	switch {
 	case rec.Settle == nil:
-		return &step{err: &DivergenceError{Index: n, Actual: actual, Reason: "the recording ends before this call settled, so it has no outcome to replay"}}
+		return &step{err: failed("", "the recording ends before this call settled, so it has no outcome to replay")}
 	case !rec.Settle.IsError && !rec.Settle.Result.IsDefined():
-		return &step{err: &DivergenceError{Index: n, Actual: actual, Reason: "the recording has this call's content but not its result (a trace written before traces carried results); record the run again"}}
+		return &step{err: failed("", "the recording has this call's content but not its result (a trace written before traces carried results); record the run again")}
 	}
 	return &step{rec: rec}
 }

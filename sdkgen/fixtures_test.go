@@ -32,21 +32,18 @@ func loadMCPFixture(t *testing.T, name string) []Tool {
 	tools := make([]Tool, list.Len())
 	for i := range tools {
 		mt := list.Index(i)
-		output, ok := mt.Get("outputSchema")
-		if !ok {
-			output = textOutput // DECISIONS row 16: the program receives the text content
+		output := mt.Lookup("outputSchema")
+		if output.Kind() != jsonv.Object {
+			// What mcptools declares for a tool without an outputSchema: its text, as one
+			// string (DECISIONS row 16). mcptools' TestFixtureGoldensMatchImportedTools checks
+			// that the goldens equal the declarations of the tools as mcptools converts them.
+			output = textOutput
 		}
 		tools[i] = Tool{
 			Name:        mt.Lookup("name").AsString(),
 			Description: mt.Lookup("description").AsString(),
 			Parameters:  mt.Lookup("inputSchema"),
 			Output:      output,
-		}
-		// What mcptools declares for a tool without an outputSchema: its text, as one string
-		// (DECISIONS row 16). mcptools' TestFixtureGoldensMatchImportedTools checks that the
-		// goldens equal the declarations of the tools as mcptools converts them.
-		if tools[i].Output.Kind() != jsonv.Object {
-			tools[i].Output = jsonv.MustParse(`{"type":"string"}`)
 		}
 	}
 	return tools

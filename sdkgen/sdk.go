@@ -191,19 +191,11 @@ func declarations(sorted []Tool, pre []string, full, editor bool) string {
 			if len(g.buf) > doc {
 				g.buf[len(g.buf)-1] = '\n' // the JSDoc has a line of its own above the alias
 			}
-			g.str("type ")
-			g.str(a.name)
-			g.str(" = ")
-			g.buf = append(g.buf, a.text...)
-			g.str("\n\n")
+			g.typeDecl(a.name, a.text)
 		}
 	}
 	for _, sh := range shapes.order {
-		g.str("type ")
-		g.str(sh.name)
-		g.str(" = ")
-		g.buf = append(g.buf, sh.text...)
-		g.str("\n\n")
+		g.typeDecl(sh.name, sh.text)
 	}
 	if full {
 		g.str(toolCallErrorDecl)
@@ -242,6 +234,15 @@ func declarations(sorted []Tool, pre []string, full, editor bool) string {
 		return string(g.buf[body:])
 	}
 	return string(g.buf)
+}
+
+// typeDecl writes "type <name> = <text>" and a blank line.
+func (g *gen) typeDecl(name string, text []byte) {
+	g.str("type ")
+	g.str(name)
+	g.str(" = ")
+	g.buf = append(g.buf, text...)
+	g.str("\n\n")
 }
 
 // toolMember writes tool t's member of the tools object (or of its namespace's object): its

@@ -31,7 +31,6 @@ type shapeTable struct {
 	named   map[string]*shape      // text → shape (second pass)
 	byNode  map[jsonv.Value]*shape // node → its shape (second pass)
 	order   []*shape               // the named shapes in order of first occurrence
-	used    map[string]bool        // names taken
 }
 
 // occurrence is one place where an object type is written.
@@ -48,7 +47,6 @@ type shape struct {
 	name string
 	node jsonv.Value
 	meta meta
-	uses int
 	text []byte // its declaration's body (second pass)
 }
 
@@ -159,9 +157,8 @@ func (t *shapeTable) choose(reserved func(string) bool) {
 	}
 	// Naming an enclosing shape writes the repeats inside it once, so uses are counted as
 	// written; a shape that no longer pays for itself is dropped, until none is.
-	var uses map[string]int
 	for {
-		uses = map[string]int{}
+		uses := map[string]int{}
 		seen := map[string]bool{}
 		var visit func(i int)
 		visit = func(i int) {
@@ -212,7 +209,7 @@ func (t *shapeTable) choose(reserved func(string) bool) {
 		}
 	}
 	t.named = map[string]*shape{}
-	t.used = map[string]bool{}
+	used := map[string]bool{} // names taken
 	for _, o := range t.occ {
 		if !chosen[o.key] || t.named[o.key] != nil {
 			continue
@@ -225,11 +222,11 @@ func (t *shapeTable) choose(reserved func(string) bool) {
 			base += "Type" // "File" is a DOM global: FileType
 		}
 		name := base
-		for i := 2; t.used[name] || reserved(name); i++ {
+		for i := 2; used[name] || reserved(name); i++ {
 			name = base + strconv.Itoa(i)
 		}
-		t.used[name] = true
-		sh := &shape{name: name, node: o.node, meta: o.meta, uses: uses[o.key]}
+		used[name] = true
+		sh := &shape{name: name, node: o.node, meta: o.meta}
 		t.named[o.key] = sh
 		t.order = append(t.order, sh)
 	}

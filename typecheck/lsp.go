@@ -23,9 +23,14 @@ type lspProcess struct {
 
 	// What the server has open, so a check sends only what changed (used by one check at a
 	// time).
-	versions map[string]int    // file name → document version
-	texts    map[string]string // file name → text the server has
-	declDiag []Diagnostic      // the diagnostics of tools.d.ts for texts[DeclarationsFile]
+	docs     map[string]lspDocument // file name → the open document
+	declDiag []Diagnostic           // the diagnostics of tools.d.ts for docs[DeclarationsFile]
+}
+
+// lspDocument is a file the language server has open: its version and its text.
+type lspDocument struct {
+	version int
+	text    string
 }
 
 type rpcMessage struct {
@@ -49,7 +54,7 @@ func lspStarter(exe string) startFunc {
 
 func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
 	p := &lspProcess{serverPipe: newServerPipe(exe, []string{"--lsp", "--stdio"}, dir), dir: dir,
-		versions: map[string]int{}, texts: map[string]string{}}
+		docs: map[string]lspDocument{}}
 	if err := p.start(p.handle); err != nil {
 		return nil, err
 	}
@@ -74,25 +79,18 @@ func startLSP(ctx context.Context, exe, dir string) (*lspProcess, error) {
 }
 
 func (p *lspProcess) check(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
-	declChanged, err := p.setText(DeclarationsFile, declarations)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.setText(ProgramFile, text); err != nil {
-		return nil, err
-	}
-	return programDiagnostics(ctx, declChanged, &p.declDiag, p.diagnostics)
+	return checkDocuments(ctx, p, declarations, text, &p.declDiag)
 }
 
 // setText opens or changes one file in the server; changed is false when the server already has
-// that text.
-func (p *lspProcess) setText(name, text string) (changed bool, err error) {
-	if old, ok := p.texts[name]; ok && old == text {
+// that text. A notification has no answer to wait for, so ctx is not used.
+func (p *lspProcess) setText(_ context.Context, name, text string) (changed bool, err error) {
+	doc, open := p.docs[name]
+	if open && doc.text == text {
 		return false, nil
 	}
 	uri := fileURI(filepath.Join(p.dir, name))
-	v, open := p.versions[name]
-	v++
+	v := doc.version + 1
 	if !open {
 		err = p.notify("textDocument/didOpen", map[string]any{
 			"textDocument": map[string]any{"uri": uri, "languageId": "typescript", "version": v, "text": text},
@@ -106,7 +104,7 @@ func (p *lspProcess) setText(name, text string) (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	p.versions[name], p.texts[name] = v, text
+	p.docs[name] = lspDocument{version: v, text: text}
 	return true, nil
 }
 
@@ -203,12 +201,27 @@ func fileURI(path string) string {
 	return u.String()
 }
 
-// programDiagnostics asks a warm server (through diagnostics) for the program's diagnostics,
-// after those of the declarations when they changed (kept in *declDiag for the checks that
-// follow), and returns both, the declarations' first.
-func programDiagnostics(ctx context.Context, declChanged bool, declDiag *[]Diagnostic, diagnostics func(context.Context, string) ([]Diagnostic, error)) ([]Diagnostic, error) {
+// documentSession is a warm server's session as a check uses it, whatever its protocol.
+type documentSession interface {
+	// setText puts text into the server as file name; changed is false when it had that text.
+	setText(ctx context.Context, name, text string) (changed bool, err error)
+	// diagnostics returns the error diagnostics of file name.
+	diagnostics(ctx context.Context, name string) ([]Diagnostic, error)
+}
+
+// checkDocuments puts declarations and text into the server s as tools.d.ts and main.ts, asks
+// for the program's diagnostics, after those of the declarations when they changed (kept in
+// *declDiag for the checks that follow), and returns both, the declarations' first.
+func checkDocuments(ctx context.Context, s documentSession, declarations, text string, declDiag *[]Diagnostic) ([]Diagnostic, error) {
+	declChanged, err := s.setText(ctx, DeclarationsFile, declarations)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.setText(ctx, ProgramFile, text); err != nil {
+		return nil, err
+	}
 	if declChanged {
-		d, err := diagnostics(ctx, DeclarationsFile)
+		d, err := s.diagnostics(ctx, DeclarationsFile)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +230,7 @@ func programDiagnostics(ctx context.Context, declChanged bool, declDiag *[]Diagn
 		}
 		*declDiag = d
 	}
-	diags, err := diagnostics(ctx, ProgramFile)
+	diags, err := s.diagnostics(ctx, ProgramFile)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf16"
@@ -53,14 +52,7 @@ func tsserverStarter(exe string) startFunc {
 }
 
 func (p *tsserverProcess) check(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
-	declChanged, err := p.setText(ctx, DeclarationsFile, declarations)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := p.setText(ctx, ProgramFile, text); err != nil {
-		return nil, err
-	}
-	return programDiagnostics(ctx, declChanged, &p.declDiag, p.diagnostics)
+	return checkDocuments(ctx, p, declarations, text, &p.declDiag)
 }
 
 func (p *tsserverProcess) path(name string) string { return filepath.Join(p.dir, name) }
@@ -189,7 +181,7 @@ func tsserverFor(tscPath string) string {
 		return ""
 	}
 	cand := filepath.Join(filepath.Dir(real), "tsserver")
-	if st, err := os.Stat(cand); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 && strings.HasSuffix(filepath.Dir(real), "bin") {
+	if strings.HasSuffix(filepath.Dir(real), "bin") && isExecutable(cand) {
 		return cand
 	}
 	return ""

@@ -154,7 +154,8 @@ func New(opts Options) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s: %v): %s", ErrNoCompiler, path, err, InstallHint)
 	}
-	if major, _, _ := strings.Cut(version, "."); atoi(major) < 5 {
+	major, _, _ := strings.Cut(version, ".")
+	if atoi(major) < 5 {
 		return nil, fmt.Errorf("%w (%s is TypeScript %s; 5 or later is needed): %s", ErrNoCompiler, path, version, InstallHint)
 	}
 	timeout := opts.Timeout
@@ -164,7 +165,7 @@ func New(opts Options) (*Checker, error) {
 	c := &Checker{exe: exe, version: version, timeout: timeout}
 	if opts.Warm {
 		switch tsserver := tsserverFor(path); {
-		case atoi(strings.SplitN(version, ".", 2)[0]) >= 7:
+		case atoi(major) >= 7:
 			c.warm = newWarmServer(lspStarter(exe))
 			c.warmMixesSyntax = true
 		case tsserver != "":
@@ -371,6 +372,15 @@ func writeProject(dir, text string) error {
 	return os.WriteFile(filepath.Join(dir, ConfigFile), []byte(Config), 0o644)
 }
 
+// writeCheckProject writes the scratch project of a check: writeProject's files, with
+// declarations as tools.d.ts, and text as the program (main.ts).
+func writeCheckProject(dir, declarations, text string) error {
+	if err := writeProject(dir, declarations); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ProgramFile), []byte(text), 0o644)
+}
+
 // checkCold checks text in a scratch project with one compiler process.
 func (c *Checker) checkCold(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
 	dir, err := os.MkdirTemp("", "runcode-typecheck-")
@@ -378,10 +388,7 @@ func (c *Checker) checkCold(ctx context.Context, declarations, text string) ([]D
 		return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
 	}
 	defer os.RemoveAll(dir)
-	if err := writeProject(dir, declarations); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ProgramFile), []byte(text), 0o644); err != nil {
+	if err := writeCheckProject(dir, declarations, text); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCompiler, err)
 	}
 	cmd := exec.CommandContext(ctx, c.exe, "-p", ".", "--pretty", "false")
@@ -482,12 +489,17 @@ func nativeCompiler(path string) string {
 	}
 	platform := "@typescript/typescript-" + runtime.GOOS + "-" + arch
 	for _, dir := range []string{filepath.Join(pkg, "node_modules", platform), filepath.Join(filepath.Dir(pkg), platform)} {
-		exe := filepath.Join(dir, "lib", "tsc")
-		if st, err := os.Stat(exe); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+		if exe := filepath.Join(dir, "lib", "tsc"); isExecutable(exe) {
 			return exe
 		}
 	}
 	return path
+}
+
+// isExecutable reports whether path is a regular file someone may execute.
+func isExecutable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
 func atoi(s string) int {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 )
 
@@ -99,10 +98,7 @@ func (w *warmServer) startServer(ctx context.Context) error {
 		w.dir = dir
 	}
 	// The files on disk put both in the project; their text comes from the server's memory.
-	if err := writeProject(w.dir, ""); err != nil {
-		return fmt.Errorf("%w: %v", ErrCompiler, err)
-	}
-	if err := os.WriteFile(filepath.Join(w.dir, ProgramFile), nil, 0o644); err != nil {
+	if err := writeCheckProject(w.dir, "", ""); err != nil {
 		return fmt.Errorf("%w: %v", ErrCompiler, err)
 	}
 	srv, err := w.start(ctx, w.dir)
