@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"unicode/utf16"
 )
 
@@ -181,7 +180,7 @@ func tsserverFor(tscPath string) string {
 		return ""
 	}
 	cand := filepath.Join(filepath.Dir(real), "tsserver")
-	if strings.HasSuffix(filepath.Dir(real), "bin") && isExecutable(cand) {
+	if filepath.Base(filepath.Dir(real)) == "bin" && isExecutable(cand) {
 		return cand
 	}
 	return ""
