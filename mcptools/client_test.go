@@ -61,6 +61,12 @@ func runProgram(t *testing.T, reg *registry.Registry, code string) registry.Resu
 	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		t.Fatal(err)
 	}
+	return runInstalled(t, reg, code)
+}
+
+// runInstalled runs code through the run_code reg already has.
+func runInstalled(t *testing.T, reg *registry.Registry, code string) registry.Result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return reg.Execute(ctx, registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
