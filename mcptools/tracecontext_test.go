@@ -23,17 +23,7 @@ func tracedCodeMode(t *testing.T, reg *registry.Registry) *tracetest.InMemoryExp
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	rt, err := jsruntime.New(jsruntime.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, TracerProvider: tp}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
+	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{TracerProvider: tp})
 	return exp
 }
 
