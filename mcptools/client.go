@@ -554,10 +554,3 @@ func (t *tail) kept() (string, bool) {
 	defer t.mu.Unlock()
 	return string(t.buf), t.cut
 }
-
-// String returns what is kept.
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
