@@ -3,8 +3,6 @@ package mcptools_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,9 +48,7 @@ func TestMCPClientPassesTraceparentToTheServer(t *testing.T) {
 			got <- req.Params.Meta["traceparent"]
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	server, reg := importServer(t, mcptools.Source{URL: hs.URL, Name: "probe-server"})
+	server, reg := importServer(t, mcptools.Source{URL: serveStreamable(t, srv), Name: "probe-server"})
 	exp := tracedCodeMode(t, reg)
 	res := runInstalled(t, reg, `await tools.probe({})`)
 	if res.IsError {
