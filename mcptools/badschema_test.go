@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -31,9 +29,7 @@ func badSchemaServer(t *testing.T) string {
 	const levels = 300 // 603 JSON levels: within the 1,000 the MCP SDK's JSON takes, far past the schema limit
 	deep := `{"type":"object","properties":{"a":` + strings.Repeat(`{"type":"object","properties":{"a":`, levels) + `{"type":"string","minLength":1}` + strings.Repeat(`}}`, levels) + `}}`
 	srv.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(deep)}, reply)
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	return hs.URL
+	return serveStreamable(t, srv)
 }
 
 // One tool's bad schema does not cost the server its other tools: the import leaves it out

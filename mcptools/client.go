@@ -350,9 +350,9 @@ func (s *Server) list(ctx context.Context) (tools []registry.Tool, listed map[st
 	return tools, listed, nil
 }
 
-// call runs one MCP tool call and converts its result (structured: the tool declares an
-// outputSchema).
-func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string, structured bool) (jsonv.Value, error) {
+// call runs one MCP tool call of the server's tool name, the registry tool qualified, and
+// converts its result (structured: the tool declares an outputSchema).
+func (s *Server) call(ctx context.Context, inv *registry.Invocation, name, qualified string, structured bool) (jsonv.Value, error) {
 	ref := strconv.FormatUint(s.nextRef.Add(1), 10)
 	params := &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(jsonv.AppendJSON(nil, inv.Arguments))}
 	if s.raw != nil {
@@ -390,7 +390,7 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name string
 	// The server's own secrets never come back through its results (an "echo the
 	// environment" tool, an error page quoting the request's headers).
 	v = s.secrets.value(v)
-	out := convertResult(v, s.qualified(name), structured)
+	out := convertResult(v, qualified, structured)
 	if out.err != nil {
 		return jsonv.Value{}, out.err
 	}
@@ -553,11 +553,4 @@ func (t *tail) kept() (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf), t.cut
-}
-
-// String returns what is kept.
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

@@ -51,16 +51,13 @@ func callTool(reg *registry.Registry, name, args string) registry.Result {
 // runProgram runs a program through run_code in Code Mode.
 func runProgram(t *testing.T, reg *registry.Registry, code string) registry.Result {
 	t.Helper()
-	rt, err := jsruntime.New(jsruntime.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
+	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{})
+	return runInstalled(t, reg, code)
+}
+
+// runInstalled runs code through the run_code reg already has.
+func runInstalled(t *testing.T, reg *registry.Registry, code string) registry.Result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return reg.Execute(ctx, registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(

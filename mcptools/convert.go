@@ -31,8 +31,9 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 	if os := def.Lookup("outputSchema"); os.Kind() == jsonv.Object {
 		output, structured = registry.OutputOf(os), true
 	}
+	qualified := s.qualified(name)
 	t := registry.Tool{
-		Name:            s.qualified(name),
+		Name:            qualified,
 		Namespace:       s.src.Namespace,
 		Description:     def.Lookup("description").AsString(),
 		Parameters:      def.Lookup("inputSchema"),
@@ -40,7 +41,7 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 		Timeout:         s.src.CallTimeout,
 		FinalizeContent: s.finalize,
 		Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
-			return s.call(ctx, inv, name, structured)
+			return s.call(ctx, inv, name, qualified, structured)
 		},
 	}
 	if t.Parameters.Kind() != jsonv.Object {

@@ -29,9 +29,16 @@ func httpServer(t *testing.T) (*mcp.Server, string) {
 		func(_ context.Context, _ *mcp.CallToolRequest, a httpEchoArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.ToUpper(a.Text)}}}, nil, nil
 		})
+	return srv, serveStreamable(t, srv)
+}
+
+// serveStreamable serves srv over streamable HTTP on loopback until the test ends, and returns
+// its URL.
+func serveStreamable(t *testing.T, srv *mcp.Server) string {
+	t.Helper()
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(hs.Close)
-	return srv, hs.URL
+	return hs.URL
 }
 
 // Streamable HTTP servers import like stdio ones, and a server that announces a changed tool
@@ -94,9 +101,7 @@ func contractServer(t *testing.T) string {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"n":1}`}}}, nil
 		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	return hs.URL
+	return serveStreamable(t, srv)
 }
 
 // Through a real session and a Code Mode program: JSON text from a tool without an

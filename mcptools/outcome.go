@@ -13,6 +13,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -72,9 +73,9 @@ func outcomeOf(res registry.Result) (jsonv.Value, string) {
 	case errors.Is(res.Err, registry.CodeInvalidArgs):
 		kind = KindInvalidArguments
 	case errors.Is(res.Err, registry.CodeAborted), errors.Is(res.Err, registry.CodeAbortedBeforeDispatch):
-		kind = "abort"
+		kind = string(jsruntime.KindAbort)
 	case errors.Is(res.Err, registry.CodeTimeout):
-		kind = "timeout"
+		kind = string(jsruntime.KindTimeout)
 	}
 	msg := "unknown failure"
 	if res.Err != nil {

@@ -66,21 +66,11 @@ func outcomeRegistry(t *testing.T, cfg jsruntime.Config, checker codemode.TypeCh
 	})); err != nil {
 		t.Fatal(err)
 	}
-	rt, err := jsruntime.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	opts := codemode.Options{Runtime: rt}
+	var opts codemode.Options
 	if checker != nil {
 		opts.TypeChecker = checker
 	}
-	if err := codemode.Install(reg, opts); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
+	installCodeMode(t, reg, cfg, opts)
 	return reg
 }
 

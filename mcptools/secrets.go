@@ -1,9 +1,11 @@
 package mcptools
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/runcode-dev/runcode/jsonv"
@@ -56,11 +58,7 @@ func newSecrets(src Source) *secrets {
 		return &secrets{}
 	}
 	// Longest first: strings.Replacer tries the old strings in argument order at each position.
-	for i := 1; i < len(vals); i++ {
-		for j := i; j > 0 && len(vals[j]) > len(vals[j-1]); j-- {
-			vals[j], vals[j-1] = vals[j-1], vals[j]
-		}
-	}
+	slices.SortStableFunc(vals, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
 	pairs := make([]string, 0, 2*len(vals))
 	for _, v := range vals {
 		pairs = append(pairs, v, Redacted)

@@ -20,10 +20,18 @@ import (
 // serveHTTPHandler serves the fixture's run_code through NewHTTPHandler on loopback.
 func serveHTTPHandler(t *testing.T, opts mcptools.HTTPOptions) (*mcptools.HTTPHandler, string) {
 	t.Helper()
-	srv, err := mcptools.NewServer(newSrvFixture(t).reg, mcptools.ServerOptions{})
+	return serveFixture(t, newSrvFixture(t), nil, opts)
+}
+
+// serveFixture serves f's run_code through NewHTTPHandler on loopback, its server and handler
+// sharing gate (nil: none).
+func serveFixture(t *testing.T, f *srvFixture, gate *mcptools.RunGate, opts mcptools.HTTPOptions) (*mcptools.HTTPHandler, string) {
+	t.Helper()
+	srv, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
+	opts.Gate = gate
 	h := mcptools.NewHTTPHandler(srv, opts)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {

@@ -95,17 +95,26 @@ func newSrvFixture(t *testing.T) *srvFixture {
 	if _, err := f.reg.Register(tools...); err != nil {
 		t.Fatal(err)
 	}
-	rt, err := jsruntime.New(jsruntime.Config{})
+	installCodeMode(t, f.reg, jsruntime.Config{}, codemode.Options{})
+	return f
+}
+
+// installCodeMode installs run_code in reg, with opts on a new in-process runtime with cfg
+// (closed when the test ends), and presents code.
+func installCodeMode(t *testing.T, reg *registry.Registry, cfg jsruntime.Config, opts codemode.Options) {
+	t.Helper()
+	rt, err := jsruntime.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := codemode.Install(f.reg, codemode.Options{Runtime: rt}); err != nil {
+	t.Cleanup(func() { rt.Close() })
+	opts.Runtime = rt
+	if err := codemode.Install(reg, opts); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.reg.SetDefaultPresentation(registry.PresentCode); err != nil {
+	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		t.Fatal(err)
 	}
-	return f
 }
 
 // srvConnect serves reg over in-memory transports and returns a connected client session.

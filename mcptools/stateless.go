@@ -23,18 +23,11 @@ const drainingRetryAfter = 1
 // The response closes the connection, so that a client or proxy that keeps connections alive
 // opens its next one to a replica that is still serving.
 func refuseWhileDraining(w http.ResponseWriter, gate *RunGate) bool {
-	if gate == nil || !gate.refusing() {
+	if gate == nil || !gate.Draining() {
 		return false
 	}
 	w.Header().Set("Retry-After", strconv.Itoa(drainingRetryAfter))
 	w.Header().Set("Connection", "close")
 	http.Error(w, StatelessDraining, http.StatusServiceUnavailable)
 	return true
-}
-
-// refusing reports whether the gate has begun to drain, so starts no run.
-func (g *RunGate) refusing() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.closed
 }

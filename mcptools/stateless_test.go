@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,24 +14,6 @@ import (
 
 	"github.com/runcode-dev/runcode/mcptools"
 )
-
-// serveStateless serves the fixture's run_code through a stateless NewHTTPHandler whose server
-// and handler share gate.
-func serveStateless(t *testing.T, f *srvFixture, gate *mcptools.RunGate, opts mcptools.HTTPOptions) (*mcptools.HTTPHandler, string) {
-	t.Helper()
-	srv, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{Gate: gate})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Gate = gate
-	h := mcptools.NewHTTPHandler(srv, opts)
-	hs := httptest.NewServer(h)
-	t.Cleanup(func() {
-		h.CloseSessions()
-		hs.Close()
-	})
-	return h, hs.URL
-}
 
 // callBody is a run_code tools/call request.
 func callBody(id int, code string) string {
@@ -46,7 +27,7 @@ func callBody(id int, code string) string {
 // protection and MaxMessageBytes apply as with sessions.
 func TestStatelessHandlerKeepsNoSessions(t *testing.T) {
 	f := newSrvFixture(t)
-	h, url := serveStateless(t, f, mcptools.NewRunGate(), mcptools.HTTPOptions{Stateless: true, MaxSessions: 1, SessionTimeout: time.Millisecond, MaxMessageBytes: 4096})
+	h, url := serveFixture(t, f, mcptools.NewRunGate(), mcptools.HTTPOptions{Stateless: true, MaxSessions: 1, SessionTimeout: time.Millisecond, MaxMessageBytes: 4096})
 
 	resp, body := post(t, url, callBody(7, `return (await tools.add({ a: 2, b: 3 })).sum`), map[string]string{"Mcp-Protocol-Version": "2025-06-18"})
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(body, `"text":"5"`) {
@@ -119,7 +100,7 @@ func TestStatelessHandlerKeepsNoSessions(t *testing.T) {
 func TestStatelessHandlerRefusesWhileDraining(t *testing.T) {
 	f := newSrvFixture(t)
 	gate := mcptools.NewRunGate()
-	_, url := serveStateless(t, f, gate, mcptools.HTTPOptions{Stateless: true, Token: "tok"})
+	_, url := serveFixture(t, f, gate, mcptools.HTTPOptions{Stateless: true, Token: "tok"})
 	auth := map[string]string{"Authorization": "Bearer tok", "Mcp-Protocol-Version": "2025-06-18"}
 
 	inFlight := make(chan string, 1)
@@ -159,7 +140,7 @@ func TestStatelessHandlerRefusesWhileDraining(t *testing.T) {
 
 	stateful := newSrvFixture(t)
 	statefulGate := mcptools.NewRunGate()
-	_, statefulURL := serveStateless(t, stateful, statefulGate, mcptools.HTTPOptions{})
+	_, statefulURL := serveFixture(t, stateful, statefulGate, mcptools.HTTPOptions{})
 	session := openSession(t, statefulURL, nil)
 	if err := statefulGate.Drain(context.Background()); err != nil {
 		t.Fatal(err)

@@ -3,17 +3,13 @@ package mcptools_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
@@ -25,17 +21,7 @@ func tracedCodeMode(t *testing.T, reg *registry.Registry) *tracetest.InMemoryExp
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	rt, err := jsruntime.New(jsruntime.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close() })
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt, TracerProvider: tp}); err != nil {
-		t.Fatal(err)
-	}
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		t.Fatal(err)
-	}
+	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{TracerProvider: tp})
 	return exp
 }
 
@@ -62,11 +48,9 @@ func TestMCPClientPassesTraceparentToTheServer(t *testing.T) {
 			got <- req.Params.Meta["traceparent"]
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
 		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	server, reg := importServer(t, mcptools.Source{URL: hs.URL, Name: "probe-server"})
+	server, reg := importServer(t, mcptools.Source{URL: serveStreamable(t, srv), Name: "probe-server"})
 	exp := tracedCodeMode(t, reg)
-	res := runProgram2(t, reg, `await tools.probe({})`)
+	res := runInstalled(t, reg, `await tools.probe({})`)
 	if res.IsError {
 		t.Fatal(res.Err.Message)
 	}
@@ -87,17 +71,6 @@ func TestMCPClientPassesTraceparentToTheServer(t *testing.T) {
 	if tp := <-got; tp != nil {
 		t.Fatalf("an untraced call sent traceparent %v", tp)
 	}
-}
-
-// runProgram2 runs code through the run_code reg already has.
-func runProgram2(t *testing.T, reg *registry.Registry, code string) registry.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return reg.Execute(ctx, registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("test")},
-	)})
 }
 
 // The served run_code continues the trace of a client that sends _meta.traceparent: its span

@@ -232,7 +232,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM")
 	var src sources
 	src.register(fs)
-	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
+	lim := defaultLimits()
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")

@@ -115,6 +115,8 @@ func (s *sources) configSources() ([]mcptools.Source, []string, error) {
 			chain = append(chain, abs)
 		}
 	}
+	// A runcode among the servers must not load these files again.
+	hostEnv := map[string]string{configChainEnv: strings.Join(chain, string(filepath.ListSeparator))}
 	for _, file := range s.configs {
 		srcs, err := mcptools.LoadConfig(file)
 		if err != nil {
@@ -126,8 +128,7 @@ func (s *sources) configSources() ([]mcptools.Source, []string, error) {
 			}
 			fileOf[src.Name] = file
 			if len(src.Command) > 0 {
-				// A runcode among the servers must not load these files again.
-				src.HostEnv = map[string]string{configChainEnv: strings.Join(chain, string(filepath.ListSeparator))}
+				src.HostEnv = hostEnv
 			}
 			out = append(out, src)
 			labels = append(labels, fmt.Sprintf("server %q of config %s", src.Name, file))

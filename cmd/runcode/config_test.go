@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -303,18 +302,9 @@ func TestServeWithConfig(t *testing.T) {
 	needMCP(t, "mcp-server-memory")
 	dir := fixture(t, map[string]string{"mcp.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/m.jsonl"}}}}`})
 	t.Setenv("RUNCODE_TEST_DIR", dir)
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	exit := make(chan int, 1)
-	go func() {
-		code := run(context.Background(), []string{"serve", "--stdio", "--isolation", "inprocess", "--config", filepath.Join(dir, "mcp.json")}, inR, outW, &stderr)
-		outW.Close()
-		exit <- code
-	}()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	cs, exit, stderr, err := connectServeStdio(ctx, "--isolation", "inprocess", "--config", filepath.Join(dir, "mcp.json"))
 	if err != nil {
 		t.Fatalf("%v; stderr %s", err, stderr.String())
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,17 +131,7 @@ func TestRunCompact(t *testing.T) {
 // catalog helpers.
 func TestServeCompact(t *testing.T) {
 	dir := fixture(t, map[string]string{"notes.txt": "alpha\n"})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	exit := make(chan int, 1)
-	go func() {
-		code := run(context.Background(), []string{"serve", "--stdio", "--compact", "--isolation", "inprocess", "--workspace", dir}, inR, outW, &stderr)
-		outW.Close()
-		exit <- code
-	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	cs, exit, stderr, err := connectServeStdio(context.Background(), "--compact", "--isolation", "inprocess", "--workspace", dir)
 	if err != nil {
 		t.Fatal(err)
 	}

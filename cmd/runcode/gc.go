@@ -17,7 +17,7 @@ import (
 // itself leaves a process's collector settings alone; its heap watchdog reads whatever they are.
 const (
 	defaultGCPercent   = 400
-	defaultMemoryLimit = 512 << 20 / 4 * 3 // softMemoryLimit of --memory's default, 384 MiB
+	defaultMemoryLimit = defaultMemory / 4 * 3 // softMemoryLimit of --memory's default, 384 MiB
 )
 
 // gcSettings is what applyGCDefaults sets: the GC percent unless GOGC is set in the

@@ -28,6 +28,14 @@ type limits struct {
 	typecheck, warmTypecheck bool
 }
 
+// defaultMemory is --memory's default.
+const defaultMemory = 512 << 20
+
+// defaultLimits are the limits of run and serve before their flags are read.
+func defaultLimits() limits {
+	return limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: defaultMemory}
+}
+
 func (l *limits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.timeout, "timeout", l.timeout, "wall-clock ceiling of the run")
 	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
@@ -26,7 +27,7 @@ var runOutcomes = []string{
 	outcomeOK,
 	string(jsruntime.KindException), string(jsruntime.KindTimeout), string(jsruntime.KindAbort),
 	string(jsruntime.KindWorkerExit), string(jsruntime.KindInvalidOutput), string(jsruntime.KindOutputLimit),
-	"typecheck", mcptools.KindInvalidArguments, mcptools.KindShuttingDown, mcptools.KindInternal,
+	string(codemode.KindTypecheck), mcptools.KindInvalidArguments, mcptools.KindShuttingDown, mcptools.KindInternal,
 }
 
 // runDurationBuckets span a one-call run (milliseconds) to the default wall ceiling (10m).

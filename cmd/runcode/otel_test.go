@@ -135,11 +135,7 @@ func TestRunExportsSpansOverOTLP(t *testing.T) {
 	if err := os.WriteFile(prog, []byte(`const [x, y] = await Promise.all([tools.add({a: 1, b: 2}), tools.add({a: 3, b: 4})]); return x + y`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := startExecutable(t, exe, withOTLP(r, "OTEL_SERVICE_NAME=runcode-under-test"), "run", "--tools", filepath.Join(dir, "tools.json"), prog)
+	p := startCLIWithEnv(t, withOTLP(r, "OTEL_SERVICE_NAME=runcode-under-test"), "run", "--tools", filepath.Join(dir, "tools.json"), prog)
 	if code := p.wait(60 * time.Second); code != exitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, p.stderr.String())
 	}
@@ -203,12 +199,8 @@ func TestNoOTLPEnvironmentNoTracing(t *testing.T) {
 // _meta.traceparent, and has exported the run's spans when it exits after SIGTERM's drain.
 func TestServeExportsSpansAndContinuesTraceparent(t *testing.T) {
 	r := newOTLPReceiver(t)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A long batch delay: the spans reach the receiver by the flush at the end of the drain.
-	p := startExecutable(t, exe, withOTLP(r, "OTEL_BSP_SCHEDULE_DELAY=600000"), "serve", "--http", "127.0.0.1:0", "--workspace", t.TempDir())
+	p := startCLIWithEnv(t, withOTLP(r, "OTEL_BSP_SCHEDULE_DELAY=600000"), "serve", "--http", "127.0.0.1:0", "--workspace", t.TempDir())
 	base := waitForServeAddress(t, p)
 	cs := connectClient(t, base+"/mcp", "")
 	const traceID, parentID = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
@@ -281,12 +273,8 @@ func TestRunWithAHangingCollectorExitsAfterTheFlushTimeout(t *testing.T) {
 	}))
 	defer hs.Close()
 	defer close(release)
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	start := time.Now()
-	p := startExecutable(t, exe, withOTLP(&otlpReceiver{url: hs.URL}), "run", "--workspace", t.TempDir(), "-")
+	p := startCLIWithEnv(t, withOTLP(&otlpReceiver{url: hs.URL}), "run", "--workspace", t.TempDir(), "-")
 	p.stdin.Write([]byte(`return "done"`))
 	p.stdin.Close()
 	if code := p.wait(tracingFlushTimeout + 30*time.Second); code != exitOK {

@@ -36,11 +36,17 @@ type cliProcess struct {
 // what a terminal's Ctrl-C does, without reaching the test).
 func startCLI(t *testing.T, args ...string) *cliProcess {
 	t.Helper()
+	return startCLIWithEnv(t, append(os.Environ(), cliEnv+"=1"), args...)
+}
+
+// startCLIWithEnv is startCLI with env as the whole environment (which must set cliEnv).
+func startCLIWithEnv(t *testing.T, env []string, args ...string) *cliProcess {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startExecutable(t, exe, append(os.Environ(), cliEnv+"=1"), args...)
+	return startExecutable(t, exe, env, args...)
 }
 
 // startExecutable starts exe (a CLI binary) with env and args, as startCLI does.

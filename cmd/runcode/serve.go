@@ -112,7 +112,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	fs := newFlagSet(c, "serve", "[SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]")
 	var src sources
 	src.register(fs)
-	lim := limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: 512 << 20}
+	lim := defaultLimits()
 	lim.register(fs)
 	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
 	sf.register(fs)

@@ -69,19 +69,27 @@ func TestServeStdio(t *testing.T) {
 	t.Run("process", func(t *testing.T) { testServeStdio(t) })
 }
 
-func testServeStdio(t *testing.T, flags ...string) {
-	dir := fixture(t, map[string]string{"notes.txt": "alpha\nbeta\n"})
+// connectServeStdio runs `runcode serve --stdio` with args in-process and connects an MCP
+// client to it (bounded by ctx). Closing the client ends serve's stdin; exit then receives
+// serve's exit status.
+func connectServeStdio(ctx context.Context, args ...string) (cs *mcp.ClientSession, exit <-chan int, stderr *lockedBuffer, err error) {
 	inR, inW := io.Pipe()   // client → serve's stdin
 	outR, outW := io.Pipe() // serve's stdout → client
-	var stderr lockedBuffer
-	exit := make(chan int, 1)
+	stderr = &lockedBuffer{}
+	exited := make(chan int, 1)
 	go func() {
-		code := run(context.Background(), append([]string{"serve", "--stdio", "--workspace", dir}, flags...), inR, outW, &stderr)
+		code := run(context.Background(), append([]string{"serve", "--stdio"}, args...), inR, outW, stderr)
 		outW.Close()
-		exit <- code
+		exited <- code
 	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	cs, err = client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	return cs, exited, stderr, err
+}
+
+func testServeStdio(t *testing.T, flags ...string) {
+	dir := fixture(t, map[string]string{"notes.txt": "alpha\nbeta\n"})
+	cs, exit, stderr, err := connectServeStdio(context.Background(), append([]string{"--workspace", dir}, flags...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -318,20 +317,7 @@ func TestServeLogsEveryRun(t *testing.T) {
 func startServeProcess(t *testing.T, args ...string) (*cliProcess, string) {
 	t.Helper()
 	p := startCLI(t, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	addr := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+)/mcp`)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if m := addr.FindStringSubmatch(p.stderr.String()); m != nil {
-			return p, m[1]
-		}
-		select {
-		case <-p.exited:
-			t.Fatalf("serve exited: %v; stderr:\n%s", p.err, p.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not report its address; stderr:\n%s", p.stderr.String())
-		}
-	}
+	return p, waitForServeAddress(t, p)
 }
 
 // SIGTERM to a real `serve --http` process: /readyz turns 503 at once, a new call is refused

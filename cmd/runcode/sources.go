@@ -184,10 +184,11 @@ func (l *liveTools) update(tools []registry.Tool, err error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.reg == nil || fingerprint(tools) == l.current {
+	fp := fingerprint(tools)
+	if l.reg == nil || fp == l.current {
 		return
 	}
-	l.current = fingerprint(tools)
+	l.current = fp
 	l.unregister()
 	l.unregister = func() {}
 	unregister, err := l.reg.Register(tools...)

@@ -14,6 +14,7 @@ type traceWriter struct {
 	mu       sync.Mutex
 	w        io.WriteCloser // nil once closed
 	firstErr error
+	line     []byte // the line being written, kept for the next event's
 }
 
 func (t *traceWriter) event(e bridge.Event) {
@@ -25,7 +26,8 @@ func (t *traceWriter) event(e bridge.Event) {
 	if t.w == nil {
 		return
 	}
-	if _, err := t.w.Write(append(jsonv.AppendJSON(nil, e.Value()), '\n')); err != nil && t.firstErr == nil {
+	t.line = append(jsonv.AppendJSON(t.line[:0], e.Value()), '\n')
+	if _, err := t.w.Write(t.line); err != nil && t.firstErr == nil {
 		t.firstErr = err
 	}
 }
