@@ -3,6 +3,7 @@ package mcptools
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,9 +212,11 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 		case "headers":
 			src.Headers, err = secretMap(m.Key, m.Value)
 			if err == nil {
-				for h := range src.Headers {
+				// In name order, so that of several bad names the error always names the same.
+				for _, h := range slices.Sorted(maps.Keys(src.Headers)) {
 					if !ValidHeaderName(h) {
 						err = fail(m.Key, "%q is not a valid header name", h)
+						break
 					}
 				}
 			}

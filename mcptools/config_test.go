@@ -72,6 +72,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "Bearer ${input:tok}"}}}}`, `"headers": "A": ${input:tok} is not a supported reference`},
 		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "literal-secret ${"}}}}`, `"headers": "A": a ${ without its closing }`},
 		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"Bad Name": "v"}}}}`, `"headers": "Bad Name" is not a valid header name`},
+		// Of several bad names, the first in name order, every time (it was the map's order).
+		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"Z z": "v", "B b": "v", "Y y": "v", "C c": "v"}}}}`, `"headers": "B b" is not a valid header name`},
 		{`{"mcpServers": {"m": {"command": "x", "timeout": "soon"}}}`, `"timeout": "soon" is not a duration`},
 		{`{"mcpServers": {"m": {"command": "x", "timeout": "-1s"}}}`, `"timeout": must be positive`},
 		{`{"mcpServers": {"m": {"command": "x", "namespace": ""}}}`, `"namespace": must not be empty`},

@@ -53,7 +53,7 @@ func (h headerFlag) String() string { return "" }
 
 // Set adds 'Name: value' to the latest --mcp-url.
 func (h headerFlag) Set(v string) error {
-	if h.s == nil || len(h.s.remotes) == 0 {
+	if len(h.s.remotes) == 0 {
 		h.s.orphanHeader = true
 		return nil
 	}

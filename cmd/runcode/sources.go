@@ -121,6 +121,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 		}
 		ws, err := workspace.OpenWith(dir, workspace.Options{MaxWriteBytes: s.maxWrite})
 		if err != nil {
+			closeAll() // the MCP servers connected above
 			return nil, nil, fmt.Errorf("workspace: %w", err)
 		}
 		closers = append(closers, ws.Close)
