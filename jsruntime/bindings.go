@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -345,17 +346,20 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 				return resolve(r.toJS(v))
 			})
 		}
-		// A host function that panics rejects its call instead of taking the host down.
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, p))
-				}
-			}()
-			ns.call(r.host, j, arg, settle)
-		}()
+		ns.dispatch(r.host, ns.call, j, arg, settle)
 		return r.vm.ToValue(promise)
 	}
+}
+
+// dispatch calls d, one of ns's host functions, for member j. A host function that panics
+// settles its call with an error naming the function instead of taking the host down.
+func (ns *boundNamespace) dispatch(ctx context.Context, d Dispatch, j int, args jsonv.Value, settle func(jsonv.Value, error)) {
+	defer func() {
+		if p := recover(); p != nil {
+			settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[j].Name, p))
+		}
+	}()
+	d(ctx, j, args, settle)
 }
 
 // incomingError is the error a host call fails with when the value it settled with is not
