@@ -304,13 +304,9 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		promise, resolve, reject := r.vm.NewPromise()
 		arg, err := r.exportJSON(call.Argument(0))
 		if err != nil {
-			reason, err := r.newError(class, memberName(fn.Group, fn.Name), withPlace(msgBadArguments, err, "argument"))
+			reason, err := r.callRejection(class, ns.global, fn, r.vm.CaptureCallStack(callSiteDepth, nil), withPlace(msgBadArguments, err, "argument"))
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
-			}
-			site := callSite{ns: ns.global, group: fn.Group, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
-			if err := r.setCallSiteStack(reason, &site); err != nil {
-				panic(err)
 			}
 			if err := reject(reason); err != nil {
 				panic(err)
@@ -333,12 +329,8 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			r.post(func() error {
 				r.pending--
 				if herr != nil {
-					reason, err := r.newError(class, memberName(fn.Group, fn.Name), herr.Error())
+					reason, err := r.callRejection(class, ns.global, fn, frames, herr.Error())
 					if err != nil {
-						return err
-					}
-					site := callSite{ns: ns.global, group: fn.Group, member: fn.Name, frames: frames}
-					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
 					return reject(reason)
@@ -373,6 +365,21 @@ func incomingError(v jsonv.Value) error {
 		return errors.New(withPlace(msgBadResult, err, "result"))
 	}
 	return nil
+}
+
+// callRejection constructs the rejection reason of a call of fn, a member of the namespace
+// global, made where frames say: its error (see newError) with the call site's stack (see
+// setCallSiteStack).
+func (r *run) callRejection(class *goja.Object, global string, fn Member, frames []goja.StackFrame, message string) (goja.Value, error) {
+	reason, err := r.newError(class, memberName(fn.Group, fn.Name), message)
+	if err != nil {
+		return nil, err
+	}
+	site := callSite{ns: global, group: fn.Group, member: fn.Name, frames: frames}
+	if err := r.setCallSiteStack(reason, &site); err != nil {
+		return nil, err
+	}
+	return reason, nil
 }
 
 // newError constructs a rejection reason: new class(member, message), or new Error(message)
