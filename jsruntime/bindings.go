@@ -64,12 +64,10 @@ type lazyObject struct {
 	proxy   *goja.Object
 	traps   *goja.ProxyTrapConfig
 	built   map[int]goja.Value // by position, once built (a map: a run builds few)
-	unbuilt int                // positions not yet built
 }
 
 func (rl *realm) newLazyObject(ns int, members *Members, lvl *level, class *goja.Object) *lazyObject {
-	lo := &lazyObject{rl: rl, ns: ns, members: members, lvl: lvl, class: class, target: rl.vm.CreateObject(nil),
-		unbuilt: len(lvl.names)}
+	lo := &lazyObject{rl: rl, ns: ns, members: members, lvl: lvl, class: class, target: rl.vm.CreateObject(nil)}
 	lo.traps = &goja.ProxyTrapConfig{
 		Get:                      lo.get,
 		Has:                      lo.has,
@@ -80,7 +78,7 @@ func (rl *realm) newLazyObject(ns int, members *Members, lvl *level, class *goja
 		DeleteProperty:           lo.deleteProperty,
 		PreventExtensions:        lo.preventExtensions,
 	}
-	if lo.unbuilt == 0 {
+	if lo.isComplete() {
 		lo.complete()
 	}
 	lo.proxy = rl.vm.ToValue(rl.vm.NewProxy(lo.target, lo.traps)).(*goja.Object)
@@ -106,13 +104,15 @@ func (lo *lazyObject) build(pos int) goja.Value {
 		lo.built = map[int]goja.Value{}
 	}
 	lo.built[pos] = v
-	lo.unbuilt--
 	return v
 }
 
+// isComplete reports whether every member has been built.
+func (lo *lazyObject) isComplete() bool { return len(lo.built) == len(lo.lvl.names) }
+
 // buildAll builds every member, completing the target.
 func (lo *lazyObject) buildAll() {
-	if lo.unbuilt == 0 {
+	if lo.isComplete() {
 		return
 	}
 	for pos := range lo.lvl.names {
