@@ -104,6 +104,11 @@ func (lo *lazyObject) build(pos int) goja.Value {
 		lo.built = map[int]goja.Value{}
 	}
 	lo.built[pos] = v
+	if lo.isComplete() {
+		// The changes' traps make the change through the proxy itself, which must no longer
+		// trap it: however the last member came to be built, the target is complete now.
+		lo.complete()
+	}
 	return v
 }
 
