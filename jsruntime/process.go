@@ -495,11 +495,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, boun
 	// The run ends on the worker's "done"; otherwise the parent decides, and kills the worker.
 	l := &runLoop{p: p, w: w, ctx: ctx, host: host, bound: bound, led: led, flight: flight,
 		wallAt: time.Now().Add(p.cfg.WallCeiling + wallGrace)}
-	defer func() {
-		l.mu.Lock()
-		l.over = true // settles after the run are dropped
-		l.mu.Unlock()
-	}()
+	defer l.over.Store(true) // settles after the run are dropped
 	interrupt := func() { _ = w.stdout.SetReadDeadline(time.Unix(1, 0)) }
 	defer context.AfterFunc(ctx, interrupt)()
 	defer context.AfterFunc(p.disposing, interrupt)()
@@ -549,8 +545,7 @@ type runLoop struct {
 	led    *ledger
 	flight *flightLedger
 
-	mu   sync.Mutex
-	over bool // the run is over: settles are dropped
+	over atomic.Bool // the run is over: settles are dropped
 
 	// Reader-owned.
 	wallAt  time.Time
@@ -863,10 +858,7 @@ func (c *hostCall) settle(v jsonv.Value, err error) {
 	if !c.refused {
 		flight.release(c.argBytes)
 	}
-	l.mu.Lock()
-	over := l.over
-	l.mu.Unlock()
-	if over {
+	if l.over.Load() {
 		return
 	}
 	out := &frame{T: frameReply, ID: c.id}
