@@ -633,7 +633,7 @@ func (rl *realm) guardStringMatchers(origRegExp *goja.Object) error {
 					return rl.invoke(origValue, c.This, c.Arguments)
 				}
 				if name == "matchAll" && rl.isRegExpLike(o) {
-					if flags := o.Get("flags"); flags == nil || !containsG(flags.String()) {
+					if flags := o.Get("flags"); flags == nil || !strings.Contains(flags.String(), "g") {
 						panic(vm.NewTypeError("RegExp doesn't have global flag set"))
 					}
 				}
@@ -664,13 +664,4 @@ func argument(args []goja.Value, i int) goja.Value {
 		return args[i]
 	}
 	return goja.Undefined()
-}
-
-func containsG(flags string) bool {
-	for i := 0; i < len(flags); i++ {
-		if flags[i] == 'g' {
-			return true
-		}
-	}
-	return false
 }
