@@ -569,10 +569,7 @@ func (rl *realm) guardRegExpConstructor() error {
 		}
 		return v
 	}).(*goja.Object)
-	if err := nameFunction(vm, guardedMatchAll, "[Symbol.matchAll]", 1); err != nil {
-		return err
-	}
-	if err := proto.DefineDataPropertySymbol(goja.SymMatchAll, guardedMatchAll, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+	if err := defineSymbolMethod(vm, proto, goja.SymMatchAll, "[Symbol.matchAll]", guardedMatchAll, 1); err != nil {
 		return err
 	}
 
@@ -595,10 +592,7 @@ func (rl *realm) guardRegExpConstructor() error {
 		}
 		return v
 	}).(*goja.Object)
-	if err := nameFunction(vm, guardedCompile, "compile", 2); err != nil {
-		return err
-	}
-	if err := proto.DefineDataProperty("compile", guardedCompile, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+	if err := defineMethod(vm, proto, "compile", guardedCompile, 2); err != nil {
 		return err
 	}
 	return rl.guardStringMatchers(orig)
@@ -648,10 +642,7 @@ func (rl *realm) guardStringMatchers(origRegExp *goja.Object) error {
 			}
 			return rl.invoke(origValue, c.This, []goja.Value{rx})
 		}).(*goja.Object)
-		if err := nameFunction(vm, wrapper, name, 1); err != nil {
-			return err
-		}
-		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		if err := defineMethod(vm, proto, name, wrapper, 1); err != nil {
 			return err
 		}
 	}
