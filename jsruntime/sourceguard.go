@@ -83,8 +83,9 @@ func (rl *realm) guardSources() error {
 	}
 	guardedEval := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		if src, ok := call.Argument(0).(goja.String); ok {
-			rl.checkSource("eval source", src.String())
-			rl.checkRegexpLiterals("eval source", src.String())
+			text := src.String()
+			rl.checkSource("eval source", text)
+			rl.checkRegexpLiterals("eval source", text)
 		}
 		v, err := eval(goja.Undefined(), call.Arguments...)
 		if err != nil {
