@@ -2,6 +2,7 @@ package jsruntime
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -63,12 +64,10 @@ type lazyObject struct {
 	proxy   *goja.Object
 	traps   *goja.ProxyTrapConfig
 	built   map[int]goja.Value // by position, once built (a map: a run builds few)
-	unbuilt int                // positions not yet built
 }
 
 func (rl *realm) newLazyObject(ns int, members *Members, lvl *level, class *goja.Object) *lazyObject {
-	lo := &lazyObject{rl: rl, ns: ns, members: members, lvl: lvl, class: class, target: rl.vm.CreateObject(nil),
-		unbuilt: len(lvl.names)}
+	lo := &lazyObject{rl: rl, ns: ns, members: members, lvl: lvl, class: class, target: rl.vm.CreateObject(nil)}
 	lo.traps = &goja.ProxyTrapConfig{
 		Get:                      lo.get,
 		Has:                      lo.has,
@@ -79,7 +78,7 @@ func (rl *realm) newLazyObject(ns int, members *Members, lvl *level, class *goja
 		DeleteProperty:           lo.deleteProperty,
 		PreventExtensions:        lo.preventExtensions,
 	}
-	if lo.unbuilt == 0 {
+	if lo.isComplete() {
 		lo.complete()
 	}
 	lo.proxy = rl.vm.ToValue(rl.vm.NewProxy(lo.target, lo.traps)).(*goja.Object)
@@ -105,13 +104,20 @@ func (lo *lazyObject) build(pos int) goja.Value {
 		lo.built = map[int]goja.Value{}
 	}
 	lo.built[pos] = v
-	lo.unbuilt--
+	if lo.isComplete() {
+		// The changes' traps make the change through the proxy itself, which must no longer
+		// trap it: however the last member came to be built, the target is complete now.
+		lo.complete()
+	}
 	return v
 }
 
+// isComplete reports whether every member has been built.
+func (lo *lazyObject) isComplete() bool { return len(lo.built) == len(lo.lvl.names) }
+
 // buildAll builds every member, completing the target.
 func (lo *lazyObject) buildAll() {
-	if lo.unbuilt == 0 {
+	if lo.isComplete() {
 		return
 	}
 	for pos := range lo.lvl.names {
@@ -303,13 +309,9 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		promise, resolve, reject := r.vm.NewPromise()
 		arg, err := r.exportJSON(call.Argument(0))
 		if err != nil {
-			reason, err := r.newError(class, memberName(fn.Group, fn.Name), withPlace(msgBadArguments, err, "argument"))
+			reason, err := r.callRejection(class, ns.global, fn, r.vm.CaptureCallStack(callSiteDepth, nil), withPlace(msgBadArguments, err, "argument"))
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
-			}
-			site := callSite{ns: ns.global, group: fn.Group, member: fn.Name, frames: r.vm.CaptureCallStack(callSiteDepth, nil)}
-			if err := r.setCallSiteStack(reason, &site); err != nil {
-				panic(err)
 			}
 			if err := reject(reason); err != nil {
 				panic(err)
@@ -332,12 +334,8 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			r.post(func() error {
 				r.pending--
 				if herr != nil {
-					reason, err := r.newError(class, memberName(fn.Group, fn.Name), herr.Error())
+					reason, err := r.callRejection(class, ns.global, fn, frames, herr.Error())
 					if err != nil {
-						return err
-					}
-					site := callSite{ns: ns.global, group: fn.Group, member: fn.Name, frames: frames}
-					if err := r.setCallSiteStack(reason, &site); err != nil {
 						return err
 					}
 					return reject(reason)
@@ -345,17 +343,20 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 				return resolve(r.toJS(v))
 			})
 		}
-		// A host function that panics rejects its call instead of taking the host down.
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", fn.Name, p))
-				}
-			}()
-			ns.call(r.host, j, arg, settle)
-		}()
+		ns.dispatch(r.host, ns.call, j, arg, settle)
 		return r.vm.ToValue(promise)
 	}
+}
+
+// dispatch calls d, one of ns's host functions, for member j. A host function that panics
+// settles its call with an error naming the function instead of taking the host down.
+func (ns *boundNamespace) dispatch(ctx context.Context, d Dispatch, j int, args jsonv.Value, settle func(jsonv.Value, error)) {
+	defer func() {
+		if p := recover(); p != nil {
+			settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[j].Name, p))
+		}
+	}()
+	d(ctx, j, args, settle)
 }
 
 // incomingError is the error a host call fails with when the value it settled with is not
@@ -369,6 +370,21 @@ func incomingError(v jsonv.Value) error {
 		return errors.New(withPlace(msgBadResult, err, "result"))
 	}
 	return nil
+}
+
+// callRejection constructs the rejection reason of a call of fn, a member of the namespace
+// global, made where frames say: its error (see newError) with the call site's stack (see
+// setCallSiteStack).
+func (r *run) callRejection(class *goja.Object, global string, fn Member, frames []goja.StackFrame, message string) (goja.Value, error) {
+	reason, err := r.newError(class, memberName(fn.Group, fn.Name), message)
+	if err != nil {
+		return nil, err
+	}
+	site := callSite{ns: global, group: fn.Group, member: fn.Name, frames: frames}
+	if err := r.setCallSiteStack(reason, &site); err != nil {
+		return nil, err
+	}
+	return reason, nil
 }
 
 // newError constructs a rejection reason: new class(member, message), or new Error(message)

@@ -289,6 +289,5 @@ func (rl *realm) guardBind() error {
 		}
 		return v
 	}).(*goja.Object)
-	_ = nameFunction(vm, wrapper, "bind", 1)
-	return proto.DefineDataProperty("bind", wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return defineMethod(vm, proto, "bind", wrapper, 1)
 }

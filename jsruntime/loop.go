@@ -212,6 +212,19 @@ func (r *run) next() (func() error, *Failure) {
 	return job, nil
 }
 
+// runQueued runs the next queued job, if there is one, and reports whether it ran one; f is
+// the run's failure, once there is one (recorded, or the job's).
+func (r *run) runQueued() (ran bool, f *Failure) {
+	job, f := r.next()
+	if f != nil || job == nil {
+		return false, f
+	}
+	if err := r.enter(job); err != nil {
+		return false, r.failureOf(err)
+	}
+	return true, nil
+}
+
 // recorded returns the failure recorded by stop, if any.
 func (r *run) recorded() *Failure {
 	r.mu.Lock()
@@ -324,14 +337,11 @@ func (r *run) drive(prg *goja.Program) (value jsonv.Value, size int, f *Failure)
 	}
 
 	for promise.State() == goja.PromiseStatePending {
-		job, f := r.next()
+		ran, f := r.runQueued()
 		if f != nil {
 			return jsonv.Value{}, 0, f
 		}
-		if job != nil {
-			if err := r.enter(job); err != nil {
-				return jsonv.Value{}, 0, r.failureOf(err)
-			}
+		if ran {
 			continue
 		}
 		if r.pending == 0 {
@@ -404,14 +414,11 @@ func (r *run) settleLeftovers() *Failure {
 	grace := time.NewTimer(wait)
 	defer grace.Stop()
 	for r.pending > 0 {
-		job, f := r.next()
+		ran, f := r.runQueued()
 		if f != nil {
 			return f
 		}
-		if job != nil {
-			if err := r.enter(job); err != nil {
-				return r.failureOf(err)
-			}
+		if ran {
 			continue
 		}
 		select {

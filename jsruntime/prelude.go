@@ -448,8 +448,7 @@ func (rl *realm) guardRegexps() error {
 			}
 			return res
 		}).(*goja.Object)
-		_ = nameFunction(vm, wrapper, name, 1)
-		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		if err := defineMethod(vm, proto, name, wrapper, 1); err != nil {
 			return err
 		}
 	}

@@ -495,11 +495,7 @@ func (p *ProcessPool) runOn(ctx context.Context, w *worker, program string, boun
 	// The run ends on the worker's "done"; otherwise the parent decides, and kills the worker.
 	l := &runLoop{p: p, w: w, ctx: ctx, host: host, bound: bound, led: led, flight: flight,
 		wallAt: time.Now().Add(p.cfg.WallCeiling + wallGrace)}
-	defer func() {
-		l.mu.Lock()
-		l.over = true // settles after the run are dropped
-		l.mu.Unlock()
-	}()
+	defer l.over.Store(true) // settles after the run are dropped
 	interrupt := func() { _ = w.stdout.SetReadDeadline(time.Unix(1, 0)) }
 	defer context.AfterFunc(ctx, interrupt)()
 	defer context.AfterFunc(p.disposing, interrupt)()
@@ -549,8 +545,7 @@ type runLoop struct {
 	led    *ledger
 	flight *flightLedger
 
-	mu   sync.Mutex
-	over bool // the run is over: settles are dropped
+	over atomic.Bool // the run is over: settles are dropped
 
 	// Reader-owned.
 	wallAt  time.Time
@@ -801,40 +796,47 @@ func drainLogs(w *worker, led *ledger, maxFrame int64) {
 // inlinable reports whether the call frame f can be made through an inline form: it names a
 // function of a namespace that has one, and its argument was read.
 func (l *runLoop) inlinable(f *frame) bool {
-	if f.refused || !f.Value.IsDefined() || f.NS < 0 || f.NS >= len(l.bound) {
+	if f.refused {
 		return false
 	}
+	ns := l.target(f)
+	return ns != nil && ns.inline != nil
+}
+
+// target returns the namespace of the function the call frame f names, or nil when f names no
+// function of the run's bindings or carries no argument.
+func (l *runLoop) target(f *frame) *boundNamespace {
+	if f.NS < 0 || f.NS >= len(l.bound) || !f.Value.IsDefined() {
+		return nil
+	}
 	ns := &l.bound[f.NS]
-	return ns.inline != nil && f.Fn >= 0 && f.Fn < ns.members.Len()
+	if f.Fn < 0 || f.Fn >= ns.members.Len() {
+		return nil
+	}
+	return ns
 }
 
 // call makes one host call the worker forwarded, in order, through its namespace's inline form
 // when inline (and there is one), and reports whether the call was answered before the host
 // function returned. The call's argument is in flight until it settles, and its result until the
 // reply is written.
-func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) (answered bool) {
+func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) bool {
 	c := &hostCall{l: l, id: f.ID, argBytes: f.size, refused: f.refused}
 	if f.refused {
 		c.settle(jsonv.Value{}, l.flight.refusal("an argument", c.argBytes))
 		return true
 	}
-	if f.NS < 0 || f.NS >= len(l.bound) || f.Fn < 0 || f.Fn >= l.bound[f.NS].members.Len() || !f.Value.IsDefined() {
+	ns := l.target(f)
+	if ns == nil {
 		c.settle(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
 		return true
 	}
-	ns := &l.bound[f.NS]
 	dispatch := ns.call
 	if inline && ns.inline != nil {
 		dispatch = ns.inline
 	}
-	defer func() {
-		if x := recover(); x != nil {
-			c.settle(jsonv.Value{}, fmt.Errorf("binding %q failed: %v", ns.members.list[f.Fn].Name, x))
-		}
-		answered = c.settled.Load()
-	}()
-	dispatch(l.host, f.Fn, f.Value, c.settle)
-	return
+	ns.dispatch(l.host, dispatch, f.Fn, f.Value, c.settle)
+	return c.settled.Load()
 }
 
 // hostCall is one host call the worker forwarded, until it is answered.
@@ -856,10 +858,7 @@ func (c *hostCall) settle(v jsonv.Value, err error) {
 	if !c.refused {
 		flight.release(c.argBytes)
 	}
-	l.mu.Lock()
-	over := l.over
-	l.mu.Unlock()
-	if over {
+	if l.over.Load() {
 		return
 	}
 	out := &frame{T: frameReply, ID: c.id}

@@ -48,11 +48,7 @@ func echoFunction(name string) Function {
 func TestProcessCallsInlineWhenNothingElseIsRead(t *testing.T) {
 	const program = `let n = 0; for (let i = 0; i < 20; i++) n += (await tools.echo({i})).i; return n`
 	t.Run("process", func(t *testing.T) {
-		p, err := NewProcessPool(ProcessConfig{Size: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Close() })
+		p := newTestPool(t, ProcessConfig{Size: 1})
 		var probe inlineProbe
 		if got := runValue(t, p, Request{Program: program, Bindings: toolsNS(probe.function("echo"))}); got != "190" {
 			t.Fatalf("value %s, want 190", got)
@@ -62,11 +58,7 @@ func TestProcessCallsInlineWhenNothingElseIsRead(t *testing.T) {
 		}
 	})
 	t.Run("process-members", func(t *testing.T) {
-		p, err := NewProcessPool(ProcessConfig{Size: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { p.Close() })
+		p := newTestPool(t, ProcessConfig{Size: 1})
 		members, err := NewMembers([]Member{{Name: "other"}, {Name: "echo"}})
 		if err != nil {
 			t.Fatal(err)
@@ -117,11 +109,7 @@ func TestProcessCallsInlineWhenNothingElseIsRead(t *testing.T) {
 // spins between the two calls so that the first is read alone, and goes inline.) Without the
 // relief the run hung, past its wall ceiling.
 func TestProcessInlineCallWaitingForALaterCall(t *testing.T) {
-	p, err := NewProcessPool(ProcessConfig{Size: 1, Config: Config{WallCeiling: 20 * time.Second, ComputeBudget: 10 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := newTestPool(t, ProcessConfig{Size: 1, Config: Config{WallCeiling: 20 * time.Second, ComputeBudget: 10 * time.Second}})
 	released := make(chan struct{})
 	var waitProbe inlineProbe
 	waitProbe.block = func(context.Context) { <-released }
@@ -207,11 +195,7 @@ func TestProcessInlineCallIgnoringCancellation(t *testing.T) {
 
 // An inline call that panics rejects in the program, and the run goes on, as through Call.
 func TestProcessInlineCallPanicking(t *testing.T) {
-	p, err := NewProcessPool(ProcessConfig{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := newTestPool(t, ProcessConfig{Size: 1})
 	boom := Function{Name: "boom",
 		Call: func(context.Context, jsonv.Value, func(jsonv.Value, error)) { panic(errors.New("Call used")) },
 		Inline: func(context.Context, jsonv.Value, func(jsonv.Value, error)) {
@@ -229,11 +213,7 @@ func TestProcessInlineCallPanicking(t *testing.T) {
 // of five calls returns only once all five have started. Calls read together go through Call;
 // one read alone may go inline and hold the pump, which is then relieved.
 func TestProcessInlineCallsStillOverlap(t *testing.T) {
-	p, err := NewProcessPool(ProcessConfig{Size: 1, Config: Config{WallCeiling: 20 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := newTestPool(t, ProcessConfig{Size: 1, Config: Config{WallCeiling: 20 * time.Second}})
 	const n = 5
 	var entered atomic.Int32
 	all := make(chan struct{})

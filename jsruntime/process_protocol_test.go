@@ -33,15 +33,22 @@ func runValue(t *testing.T, rt Runtime, req Request) string {
 	return res.Value.String()
 }
 
-// ledgeredPool is a pool of one worker whose runs may hold limit bytes of sub-call data in
-// flight, closed when t ends; *flight is the ledger of its latest run.
-func ledgeredPool(t *testing.T, limit int64) (p *ProcessPool, flight **flightLedger) {
+// newTestPool returns a pool of cfg that is closed when the test ends.
+func newTestPool(t *testing.T, cfg ProcessConfig) *ProcessPool {
 	t.Helper()
-	p, err := NewProcessPool(ProcessConfig{Size: 1, MaxInFlightBytes: limit})
+	p, err := NewProcessPool(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// ledgeredPool is a pool of one worker whose runs may hold limit bytes of sub-call data in
+// flight, closed when t ends; *flight is the ledger of its latest run.
+func ledgeredPool(t *testing.T, limit int64) (p *ProcessPool, flight **flightLedger) {
+	t.Helper()
+	p = newTestPool(t, ProcessConfig{Size: 1, MaxInFlightBytes: limit})
 	flight = new(*flightLedger)
 	p.onRunStart = func(l *flightLedger) { *flight = l }
 	return p, flight

@@ -569,10 +569,7 @@ func (rl *realm) guardRegExpConstructor() error {
 		}
 		return v
 	}).(*goja.Object)
-	if err := nameFunction(vm, guardedMatchAll, "[Symbol.matchAll]", 1); err != nil {
-		return err
-	}
-	if err := proto.DefineDataPropertySymbol(goja.SymMatchAll, guardedMatchAll, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+	if err := defineSymbolMethod(vm, proto, goja.SymMatchAll, "[Symbol.matchAll]", guardedMatchAll, 1); err != nil {
 		return err
 	}
 
@@ -595,10 +592,7 @@ func (rl *realm) guardRegExpConstructor() error {
 		}
 		return v
 	}).(*goja.Object)
-	if err := nameFunction(vm, guardedCompile, "compile", 2); err != nil {
-		return err
-	}
-	if err := proto.DefineDataProperty("compile", guardedCompile, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+	if err := defineMethod(vm, proto, "compile", guardedCompile, 2); err != nil {
 		return err
 	}
 	return rl.guardStringMatchers(orig)
@@ -633,7 +627,7 @@ func (rl *realm) guardStringMatchers(origRegExp *goja.Object) error {
 					return rl.invoke(origValue, c.This, c.Arguments)
 				}
 				if name == "matchAll" && rl.isRegExpLike(o) {
-					if flags := o.Get("flags"); flags == nil || !containsG(flags.String()) {
+					if flags := o.Get("flags"); flags == nil || !strings.Contains(flags.String(), "g") {
 						panic(vm.NewTypeError("RegExp doesn't have global flag set"))
 					}
 				}
@@ -648,10 +642,7 @@ func (rl *realm) guardStringMatchers(origRegExp *goja.Object) error {
 			}
 			return rl.invoke(origValue, c.This, []goja.Value{rx})
 		}).(*goja.Object)
-		if err := nameFunction(vm, wrapper, name, 1); err != nil {
-			return err
-		}
-		if err := proto.DefineDataProperty(name, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		if err := defineMethod(vm, proto, name, wrapper, 1); err != nil {
 			return err
 		}
 	}
@@ -664,13 +655,4 @@ func argument(args []goja.Value, i int) goja.Value {
 		return args[i]
 	}
 	return goja.Undefined()
-}
-
-func containsG(flags string) bool {
-	for i := 0; i < len(flags); i++ {
-		if flags[i] == 'g' {
-			return true
-		}
-	}
-	return false
 }

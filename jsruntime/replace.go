@@ -38,8 +38,7 @@ func (rl *realm) guardReplacements(maxString int64) error {
 		}
 		return v
 	}).(*goja.Object)
-	_ = nameFunction(vm, wrapper, "[Symbol.replace]", 2)
-	return proto.DefineDataPropertySymbol(goja.SymReplace, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return defineSymbolMethod(vm, proto, goja.SymReplace, "[Symbol.replace]", wrapper, 2)
 }
 
 // boundedReplacement returns what the native replace of subject should get for replaceValue:

@@ -83,8 +83,9 @@ func (rl *realm) guardSources() error {
 	}
 	guardedEval := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		if src, ok := call.Argument(0).(goja.String); ok {
-			rl.checkSource("eval source", src.String())
-			rl.checkRegexpLiterals("eval source", src.String())
+			text := src.String()
+			rl.checkSource("eval source", text)
+			rl.checkRegexpLiterals("eval source", text)
 		}
 		v, err := eval(goja.Undefined(), call.Arguments...)
 		if err != nil {
@@ -92,10 +93,7 @@ func (rl *realm) guardSources() error {
 		}
 		return v
 	}).(*goja.Object)
-	if err := nameFunction(vm, guardedEval, "eval", 1); err != nil {
-		return err
-	}
-	if err := global.DefineDataProperty("eval", guardedEval, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+	if err := defineMethod(vm, global, "eval", guardedEval, 1); err != nil {
 		return err
 	}
 
@@ -137,10 +135,7 @@ func (rl *realm) guardSources() error {
 		}
 		return v
 	}).(*goja.Object)
-	if err := nameFunction(vm, guardedParse, "parse", 2); err != nil {
-		return err
-	}
-	return json.DefineDataProperty("parse", guardedParse, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return defineMethod(vm, json, "parse", guardedParse, 2)
 }
 
 // checkSource throws a RangeError in the program when src nests beyond the limits, and guards
@@ -258,6 +253,24 @@ func (rl *realm) guardFunctionConstructor(name string, protoValue goja.Value) (*
 		return nil, err
 	}
 	return guarded, nil
+}
+
+// defineMethod installs f, a Go function replacing the built-in method name of obj, as built-in
+// methods are installed: named like it, writable, configurable and not enumerable.
+func defineMethod(vm *goja.Runtime, obj *goja.Object, name string, f *goja.Object, length int) error {
+	if err := nameFunction(vm, f, name, length); err != nil {
+		return err
+	}
+	return obj.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
+// defineSymbolMethod is defineMethod for the method under sym, whose name is name
+// ("[Symbol.split]").
+func defineSymbolMethod(vm *goja.Runtime, obj *goja.Object, sym *goja.Symbol, name string, f *goja.Object, length int) error {
+	if err := nameFunction(vm, f, name, length); err != nil {
+		return err
+	}
+	return obj.DefineDataPropertySymbol(sym, f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
 // nameFunction gives a Go function the name and length properties of the built-in it replaces.

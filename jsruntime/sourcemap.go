@@ -51,17 +51,11 @@ func mappingsSpan(sourceMap []byte) (start, end int, ok bool) {
 	if i < 0 || bytes.Count(sourceMap, []byte(key)) != 1 {
 		return 0, 0, false
 	}
-	i += len(key)
-	for i < len(sourceMap) && (sourceMap[i] == ' ' || sourceMap[i] == '\n' || sourceMap[i] == '\t' || sourceMap[i] == '\r') {
-		i++
-	}
+	i = skipJSONSpace(sourceMap, i+len(key))
 	if i >= len(sourceMap) || sourceMap[i] != ':' {
 		return 0, 0, false
 	}
-	i++
-	for i < len(sourceMap) && (sourceMap[i] == ' ' || sourceMap[i] == '\n' || sourceMap[i] == '\t' || sourceMap[i] == '\r') {
-		i++
-	}
+	i = skipJSONSpace(sourceMap, i+1)
 	if i >= len(sourceMap) || sourceMap[i] != '"' {
 		return 0, 0, false
 	}
@@ -75,6 +69,15 @@ func mappingsSpan(sourceMap []byte) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// skipJSONSpace returns the position of the first byte at or after i in b that is not JSON
+// whitespace.
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // shiftFirstLineColumns rewrites source map mappings so that every segment pointing into

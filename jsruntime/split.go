@@ -56,8 +56,7 @@ func (rl *realm) guardSplit() error {
 		}
 		return rl.split(searcher, s, call.Argument(1), strings.ContainsAny(flags, "uv"))
 	}).(*goja.Object)
-	_ = nameFunction(vm, wrapper, "[Symbol.split]", 2)
-	return proto.DefineDataPropertySymbol(goja.SymSplit, wrapper, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return defineSymbolMethod(vm, proto, goja.SymSplit, "[Symbol.split]", wrapper, 2)
 }
 
 // plainSpecies reports whether SpeciesConstructor(rx, RegExp) is the intrinsic RegExp.

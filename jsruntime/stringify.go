@@ -63,8 +63,7 @@ func (rl *realm) installStringify(maxString int64) error {
 		s := &stringifier{rl: rl, maxLen: maxLen, objectKeys: objectKeys}
 		return s.run(call)
 	}).(*goja.Object)
-	_ = nameFunction(vm, f, "stringify", 3)
-	return jsonObj.DefineDataProperty("stringify", f, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return defineMethod(vm, jsonObj, "stringify", f, 3)
 }
 
 func (s *stringifier) run(call goja.FunctionCall) goja.Value {

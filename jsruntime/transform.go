@@ -166,9 +166,6 @@ func programParams(nss []Namespace) []string {
 func (g *Goja) compile(ctx context.Context, req Request) (compiled, error) {
 	prefix := "(async function (" + strings.Join(programParams(req.Bindings), ", ") + `) {"use strict";`
 	key := prefix + "\x00" + req.Program
-	if e, ok := g.cache.get(key); ok {
-		return e, nil
-	}
 	return g.cache.compile(ctx, key, len(req.Program), func() compiled { return transformAndCompile(prefix, req.Program) })
 }
 
@@ -193,18 +190,19 @@ func transformAndCompile(prefix, program string) compiled {
 	if convErr != nil {
 		return compiled{msg: sourceFile + ":" + convErr.Error()}
 	}
-	prg, err := compileWrapped(sourceFile, prefix+program+"\n})", nil)
+	wrapped := prefix + program + "\n})"
+	prg, err := compileWrapped(sourceFile, wrapped, nil)
 	if err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program), generators: strings.Contains(program, "*")}
 	}
 	if errors.Is(err, errRegexpLiteral) {
 		return compiled{msg: err.Error()}
 	}
-	res := api.Transform(prefix+program+"\n})", api.TransformOptions{
+	res := api.Transform(wrapped, api.TransformOptions{
 		Loader:     api.LoaderTS,
 		Sourcefile: sourceFile,
-		// An external map, inlined below once line 1's columns are shifted past the prefix
-		// (goja reads inline maps itself; the effect is api.SourceMapInline's).
+		// An external map, which goja is given from memory once line 1's columns are shifted
+		// past the prefix (see compileWrapped; the effect is api.SourceMapInline's).
 		Sourcemap:      api.SourceMapExternal,
 		SourcesContent: api.SourcesContentExclude,
 		Supported: map[string]bool{
@@ -225,11 +223,12 @@ func transformAndCompile(prefix, program string) compiled {
 	if err != nil {
 		sourceMap = res.Map
 	}
-	prg, err = compileWrapped(transformedFile, string(res.Code)+"\n//# sourceMappingURL="+sourceMapFile+"\n", sourceMap)
+	code := string(res.Code)
+	prg, err = compileWrapped(transformedFile, code+"\n//# sourceMappingURL="+sourceMapFile+"\n", sourceMap)
 	if err != nil {
 		return compiled{msg: err.Error()}
 	}
-	return compiled{prg: prg, polyfills: polyfillsNamed(string(res.Code)), generators: strings.Contains(string(res.Code), "*")}
+	return compiled{prg: prg, polyfills: polyfillsNamed(code), generators: strings.Contains(code, "*")}
 }
 
 // compileWrapped parses and compiles a wrapped program, refusing one whose text closed the

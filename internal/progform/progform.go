@@ -16,7 +16,9 @@
 package progform
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -141,11 +143,7 @@ func (p Program) ToBody(src string) string {
 		edits = append(edits, [2]int{p.defaultStart, p.defaultEnd})
 	}
 	// The edits come from one forward scan except the default; sort by start.
-	for i := 1; i < len(edits); i++ {
-		for j := i; j > 0 && edits[j][0] < edits[j-1][0]; j-- {
-			edits[j], edits[j-1] = edits[j-1], edits[j]
-		}
-	}
+	slices.SortFunc(edits, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
 	for _, e := range edits {
 		if p.HasDefault && e[0] == p.defaultStart {
 			blank(e[0], e[1], ResultVar+" =")
