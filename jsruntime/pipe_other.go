@@ -13,7 +13,10 @@ func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
 	return os.Stdin, os.Stdout, nil
 }
 
-// tryRead reports that nothing can be read without waiting: pipeReader does not spin here.
+// pipeCanTry is false: a read cannot be tried without waiting here, so pipeReader never spins.
+const pipeCanTry = false
+
+// tryRead is never called (see pipeCanTry).
 func (r *pipeReader) tryRead([]byte) (int, bool, error) { return 0, false, nil }
 
 func (r *pipeReader) attemptRead(uintptr) bool { return true }

@@ -42,6 +42,9 @@ func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
 	return in, out, tryWrite
 }
 
+// pipeCanTry is true: tryRead reads a pipe without waiting.
+const pipeCanTry = true
+
 // tryRead reads what the pipe holds without waiting. ok is false when it holds nothing yet; a
 // deadline that has passed is an error (os.ErrDeadlineExceeded), as for a read. r.rc is set.
 func (r *pipeReader) tryRead(b []byte) (n int, ok bool, err error) {

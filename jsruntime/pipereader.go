@@ -54,7 +54,7 @@ type pipeReader struct {
 func newPipeReader(f *os.File, allowed bool) *pipeReader {
 	r := &pipeReader{f: f}
 	r.attempt = r.attemptRead
-	if allowed {
+	if allowed && pipeCanTry {
 		if rc, err := f.SyscallConn(); err == nil {
 			r.rc = rc
 		}
