@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -229,4 +230,23 @@ func TestMemberWalksAnObjectInOrderWithoutCopying(t *testing.T) {
 			t.Fatalf("out of range or not an object: got %+v, want the zero Member", bad)
 		}
 	}
+}
+
+// ArrayOf and ObjectOf build what ArrayValue and ObjectValue build (a key given twice keeps its
+// first position and its last value), from the slice itself.
+func TestOwningConstructorsMatchTheCopyingOnes(t *testing.T) {
+	items := []Value{Int(1), StringValue("a"), ArrayValue()}
+	if got, want := string(AppendJSON(nil, ArrayOf(slices.Clone(items)))), string(AppendJSON(nil, ArrayValue(items...))); got != want {
+		t.Errorf("ArrayOf %s, ArrayValue %s", got, want)
+	}
+	members := []Member{{Key: "a", Value: Int(1)}, {Key: "b", Value: Int(2)}, {Key: "a", Value: Int(3)}}
+	if got, want := string(AppendJSON(nil, ObjectOf(slices.Clone(members)))), string(AppendJSON(nil, ObjectValue(members...))); got != want || want != `{"a":3,"b":2}` {
+		t.Errorf("ObjectOf %s, ObjectValue %s", got, want)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("ArrayOf took an Undefined item")
+		}
+	}()
+	ArrayOf([]Value{{}})
 }

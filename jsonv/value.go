@@ -106,13 +106,17 @@ func NumberValue(f float64) (Value, error) {
 func Int(i int64) Value { return Value{float64(i)} }
 
 // ArrayValue returns a JSON array of the given items (copied).
-func ArrayValue(items ...Value) Value {
+func ArrayValue(items ...Value) Value { return ArrayOf(append([]Value(nil), items...)) }
+
+// ArrayOf is ArrayValue without the copy: the array takes ownership of items, which the caller
+// must not use afterwards. For a converter that builds each slice for its array alone.
+func ArrayOf(items []Value) Value {
 	for _, it := range items {
 		if it.v == nil {
 			panic("jsonv: ArrayValue given an Undefined item")
 		}
 	}
-	return Value{newArray(append([]Value(nil), items...))}
+	return Value{newArray(items)}
 }
 
 // newArray takes ownership of items.
@@ -126,9 +130,11 @@ func newArray(items []Value) *array {
 
 // ObjectValue returns a JSON object of the given members (copied). A key given twice keeps its
 // first position and its last value, as JSON.parse does.
-func ObjectValue(members ...Member) Value {
-	return Value{newObject(append([]Member(nil), members...))}
-}
+func ObjectValue(members ...Member) Value { return ObjectOf(append([]Member(nil), members...)) }
+
+// ObjectOf is ObjectValue without the copy: the object takes ownership of members, which the
+// caller must not use afterwards (its backing array is reused when a key is given twice).
+func ObjectOf(members []Member) Value { return Value{newObject(members)} }
 
 // newObject takes ownership of members.
 func newObject(members []Member) *object {

@@ -343,7 +343,7 @@ func (c *converter) array(o *goja.Object) (jsonv.Value, error) {
 		}
 		items = append(items, item)
 	}
-	return jsonv.ArrayValue(items...), nil
+	return jsonv.ArrayOf(items), nil
 }
 
 // isIndex reports whether name is the canonical decimal form of i (what strconv.Itoa returns),
@@ -387,7 +387,7 @@ func (c *converter) object(o *goja.Object) (jsonv.Value, error) {
 		}
 		members = append(members, jsonv.Member{Key: k, Value: val})
 	}
-	return jsonv.ObjectValue(members...), nil
+	return jsonv.ObjectOf(members), nil
 }
 
 // checkKeys refuses an object with a key that is not well-formed UTF-16. goja gives keys to Go

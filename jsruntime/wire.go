@@ -492,13 +492,13 @@ func (d *decoder) value() jsonv.Value {
 					top.key = d.string()
 					break
 				}
-				v = jsonv.ObjectValue(top.members...)
+				v = jsonv.ObjectOf(top.members)
 			} else {
 				top.items = append(top.items, v)
 				if len(top.items) < top.n {
 					break
 				}
-				v = jsonv.ArrayValue(top.items...)
+				v = jsonv.ArrayOf(top.items)
 			}
 			stack = stack[:len(stack)-1]
 		}
