@@ -93,6 +93,10 @@ type sourceScanner struct {
 	exprBody int
 	// rechecks counts the re-readings (see recheck) this scanner is nested in.
 	rechecks int
+	// typeArgs is set by a '>' (not part of '=>' or '>=') followed by '(' or '`': where
+	// TypeScript type arguments end (f<T>(x), new Set<string>(xs), tag<T>`…`), text that plain
+	// JavaScript also accepts, as comparisons.
+	typeArgs bool
 }
 
 // Bounds of recheck.
@@ -117,9 +121,17 @@ const (
 // character at most maxRechecks more times) and stops early, returning a figure above the
 // limits, once either is exceeded.
 func sourceNesting(src string) (nesting, arrows int) {
+	nesting, arrows, _ = scanSource(src)
+	return nesting, arrows
+}
+
+// scanSource is sourceNesting that also reports whether src may hold TypeScript type arguments
+// that plain JavaScript would read as comparisons (see sourceScanner.typeArgs): such a program
+// must not skip the TypeScript transform.
+func scanSource(src string) (nesting, arrows int, typeArgs bool) {
 	s := sourceScanner{src: src}
 	s.scan()
-	return s.maxTotal, s.maxArrows
+	return s.maxTotal, s.maxArrows, s.typeArgs
 }
 
 func (s *sourceScanner) cur() *nestingLevel {
@@ -307,11 +319,28 @@ func (s *sourceScanner) scan() {
 		default:
 			// Any other character is an operator or punctuator, one token per character; an
 			// unexpected one is the parser's to refuse.
+			if c == '>' {
+				s.noteTypeArgs()
+			}
 			s.beforeToken(false)
 			s.i++
 			s.bump()
 			s.after(tokPunct)
 		}
+	}
+}
+
+// noteTypeArgs sets typeArgs when the '>' at s.i is followed, after white space, by '(' or '`'.
+func (s *sourceScanner) noteTypeArgs() {
+	j := s.i + 1
+	if j < len(s.src) && s.src[j] == '=' {
+		return // >=
+	}
+	for j < len(s.src) && (s.src[j] == ' ' || s.src[j] == '\t' || s.src[j] == '\n' || s.src[j] == '\r') {
+		j++
+	}
+	if j < len(s.src) && (s.src[j] == '(' || s.src[j] == '`') {
+		s.typeArgs = true
 	}
 }
 

@@ -34,6 +34,11 @@ const (
 // (see sourceNesting), or "" when it does not. what names the text ("eval source", …).
 func sourceNestingError(what, src string) string {
 	nesting, arrows := sourceNesting(src)
+	return nestingError(what, nesting, arrows)
+}
+
+// nestingError returns the message for text of the measured nesting, or "" when it is allowed.
+func nestingError(what string, nesting, arrows int) string {
 	switch {
 	case nesting > MaxSourceNesting:
 		return fmt.Sprintf(msgSourceTooDeep, what, MaxSourceNesting)

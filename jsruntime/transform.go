@@ -176,12 +176,18 @@ func (g *Goja) compile(ctx context.Context, req Request) (compiled, error) {
 // Fast path: a program that goja already accepts as written (plain JavaScript using nothing
 // esbuild would have to lower) is compiled directly, which skips the transform, the most costly
 // step of a run. TypeScript syntax, async generators, for await, using and decorators do not
-// parse in goja, so those programs take the transform as before. Lines are the model's own either
+// parse in goja, so those programs take the transform as before. So do programs that may hold
+// type arguments JavaScript reads as comparisons (new Set<string>(xs) is `new Set < string >
+// (xs)` to goja, a ReferenceError or, worse, a wrong answer; see scanSource). Lines are the model's own either
 // way; without a source map goja counts the wrapper prefix in line 1's columns, which
 // fixLineOneColumns takes out of failure messages.
+// errTypeArguments sends a program that may hold TypeScript type arguments to the transform.
+var errTypeArguments = errors.New("the program may hold TypeScript type arguments")
+
 func transformAndCompile(prefix, program string) compiled {
 	// goja's and esbuild's parsers recurse per level of nesting: measure it first (nesting.go).
-	if msg := sourceNestingError("the program", program); msg != "" {
+	nesting, arrows, typeArgs := scanSource(program)
+	if msg := nestingError("the program", nesting, arrows); msg != "" {
 		return compiled{msg: sourceFile + ": RangeError: " + msg}
 	}
 	// A module-form program (export default <expr>) runs as the equivalent body, on the same
@@ -191,7 +197,11 @@ func transformAndCompile(prefix, program string) compiled {
 		return compiled{msg: sourceFile + ":" + convErr.Error()}
 	}
 	wrapped := prefix + program + "\n})"
-	prg, err := compileWrapped(sourceFile, wrapped, nil)
+	var prg *goja.Program
+	err := errTypeArguments
+	if !typeArgs {
+		prg, err = compileWrapped(sourceFile, wrapped, nil)
+	}
 	if err == nil {
 		return compiled{prg: prg, lineOneShift: utf16Len(prefix), polyfills: polyfillsNamed(program), generators: strings.Contains(program, "*")}
 	}
