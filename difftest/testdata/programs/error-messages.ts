@@ -1,0 +1,15 @@
+const messages: string[] = [];
+const attempt = (f: () => unknown) => { try { f(); messages.push("no error"); } catch (e) { messages.push(`${(e as Error).name}: ${(e as Error).message}`); } };
+const obj: any = null;
+const undef: any = undefined;
+attempt(() => obj.x);
+attempt(() => undef.name);
+attempt(() => { obj.y = 1; });
+attempt(() => JSON.parse("{bad json}"));
+attempt(() => JSON.parse(""));
+attempt(() => (undef as any)());
+attempt(() => [].reduce((a: number, b: number) => a + b));
+attempt(() => new Array(-1));
+attempt(() => (1).toFixed(200));
+attempt(() => BigInt(1.5));
+return messages.join("\n");
