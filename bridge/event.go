@@ -259,7 +259,10 @@ func ReadEvents(r io.Reader) ([]Event, error) {
 	br := bufio.NewReader(r)
 	var events []Event
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, maxEventLine)
+		if errors.Is(err, errLineTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d MiB: not a trace file", n, maxEventLine>>20)
+		}
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
@@ -276,6 +279,29 @@ func ReadEvents(r io.Reader) ([]Event, error) {
 		}
 		if err == io.EOF {
 			return events, nil
+		}
+	}
+}
+
+// maxEventLine bounds one line of a trace file (the default --max-output): an event carries one
+// sub-call's arguments or result, and a line this long is most likely not a trace at all
+// (/dev/zero, a binary file).
+const maxEventLine = 64 << 20
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads through the next '\n' like bufio.Reader.ReadBytes, failing with
+// errLineTooLong once the line passes limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > limit {
+			return nil, errLineTooLong
+		}
+		if err != bufio.ErrBufferFull {
+			return line, err
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/readlimit"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -260,6 +261,9 @@ func (c *cli) runCmd(args []string) (int, error) {
 	}
 	var trace *traceWriter
 	if *tracePath != "" {
+		if positional[0] != "-" && sameFile(*tracePath, positional[0]) {
+			return 0, &usageError{fmt.Sprintf("--trace %s is the program itself; name another file for the trace", *tracePath)}
+		}
 		f, err := os.Create(*tracePath)
 		if err != nil {
 			return 0, fmt.Errorf("cannot write trace: %w", err)
@@ -362,13 +366,17 @@ func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.
 // call failed before any program ran.
 func canonicalJSON(res registry.Result) (jsonv.Value, bool) { return codemode.CanonicalOutcome(res) }
 
+// maxProgramBytes bounds a program's text: far above any program a model writes, far below
+// what /dev/zero or a runaway pipe would have runcode hold.
+const maxProgramBytes = 16 << 20
+
 func (c *cli) readProgram(path string) (string, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(c.stdin)
+		data, err = readlimit.All(c.stdin, "standard input", maxProgramBytes)
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = readlimit.File(path, maxProgramBytes)
 	}
 	if err != nil {
 		return "", fmt.Errorf("cannot read program: %w", err)
