@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +98,26 @@ func TestServeWarnsOfAWorldReadableTokenFile(t *testing.T) {
 				t.Fatalf("mode %v: warned %v, want %v; stderr %q", c.mode, warned, c.warn, stderr.String())
 			}
 		})
+	}
+}
+
+// /metrics of a loopback server answers only a loopback Host: a rebound name (DNS rebinding)
+// gets 403 instead of the tool names and counts.
+func TestMetricsRefuseANonLoopbackHost(t *testing.T) {
+	endpoint := startServeHTTP(t, "--workspace", t.TempDir())
+	base := strings.TrimSuffix(endpoint, "/mcp")
+	for host, want := range map[string]int{"": http.StatusOK, "localhost": http.StatusOK, "attacker.example:80": http.StatusForbidden, "attacker.example": http.StatusForbidden} {
+		req, _ := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
+		}
 	}
 }
