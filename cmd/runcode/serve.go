@@ -119,6 +119,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	src.register(fs)
 	lim := defaultLimits()
 	lim.register(fs)
+	lim.registerPool(fs)
 	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
 	sf.register(fs)
 	var lf logFlags
