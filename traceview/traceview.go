@@ -110,6 +110,10 @@ type view struct {
 	Flight      string       // SVG points of the in-flight chart
 	MaxInFlight int
 	Runs        string
+	// Program, Description and Outcome are the run's (EventRunStart, EventRunEnd), when the
+	// trace has them; RunTime is the run's duration.
+	Program, Description, Outcome, RunTime string
+	RunFailed                              bool
 }
 
 type viewRow struct {
@@ -182,6 +186,18 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 			return 0
 		}
 		return 100 * float64(t.Sub(t0)) / float64(span)
+	}
+	for _, e := range events {
+		switch e.Type {
+		case bridge.EventRunStart:
+			v.Program, v.Description = cut(e.Program), visible(e.Description)
+		case bridge.EventRunEnd:
+			v.Outcome = show(e.Outcome)
+			_, v.RunFailed = e.Outcome.Get("error")
+			if d := e.Duration(); d > 0 {
+				v.RunTime = formatDuration(d)
+			}
+		}
 	}
 	runs := map[string]bool{}
 	var runList []string

@@ -355,3 +355,21 @@ func TestBidiControlsAreShownEscaped(t *testing.T) {
 		t.Errorf("the escapes are not shown")
 	}
 }
+
+// A trace that records its run shows the program and the outcome, escaped like the rest.
+func TestPageShowsTheRunsProgramAndOutcome(t *testing.T) {
+	events := synthetic(1, 0, false, "")
+	outcome := jsonv.ObjectValue(jsonv.Member{Key: "logs", Value: jsonv.ArrayValue()}, jsonv.Member{Key: "error", Value: jsonv.ObjectValue(
+		jsonv.Member{Key: "kind", Value: jsonv.StringValue("exception")}, jsonv.Member{Key: "message", Value: jsonv.StringValue("Error: <boom>")})})
+	events = append([]bridge.Event{{Type: bridge.EventRunStart, RootCallID: "run-1", Program: `return "<b>" + 1`, Description: "Run p.ts", Time: t0, Started: t0}}, events...)
+	events = append(events, bridge.Event{Type: bridge.EventRunEnd, RootCallID: "run-1", Outcome: outcome, Time: t0.Add(2 * time.Second), Started: t0})
+	page := string(render(t, events))
+	for _, want := range []string{`Run p.ts · 2.00 s`, `<b class="error">failed</b>`, `return &#34;&lt;b&gt;&#34; &#43; 1`, `Error: &lt;boom&gt;`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Count(page, `<details class="row `) != 1 {
+		t.Error("the run events became rows")
+	}
+}

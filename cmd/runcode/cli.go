@@ -17,6 +17,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/internal/readlimit"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -280,14 +281,22 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	description := "Run " + filepath.Base(positional[0])
+	runStart := time.Now()
+	trace.event(bridge.Event{Type: bridge.EventRunStart, RootCallID: "run-1", Program: program, Description: description, Time: runStart})
 	res, ended := c.execute(opened.reg, lim.timeout, registry.Call{
 		CallID: "run-1",
 		Name:   registry.ReservedName,
 		Arguments: jsonv.ObjectValue(
 			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue("Run " + filepath.Base(positional[0]))},
+			jsonv.Member{Key: "description", Value: jsonv.StringValue(description)},
 		),
 	})
+	outcome, ok := canonicalJSON(res)
+	if !ok {
+		outcome = codemode.FailureOutcome("internal", res.Err.Message, nil)
+	}
+	trace.event(bridge.Event{Type: bridge.EventRunEnd, RootCallID: "run-1", Outcome: outcome, Time: time.Now(), Started: runStart})
 	if ended {
 		defer opened.close()
 	} else {
