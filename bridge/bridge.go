@@ -77,6 +77,10 @@ type Executor interface {
 const (
 	EventStart  = "code-dispatch-start"
 	EventSettle = "code-dispatch"
+	// EventRunStart and EventRunEnd open and close a run's trace (`runcode run --trace`): the
+	// program, then its outcome. The bridge itself emits neither; its host writes them.
+	EventRunStart = "code-run-start"
+	EventRunEnd   = "code-run"
 )
 
 // DefaultMaxParallel is the number of concurrency-safe sub-calls that may run at once when

@@ -15,7 +15,9 @@ import (
 )
 
 // Event is one dispatch event: the start (Type EventStart) or the settlement (Type
-// EventSettle, with IsError, Content and the outcome the program received) of one sub-call.
+// EventSettle, with IsError, Content and the outcome the program received) of one sub-call; or,
+// in a trace file, the start of the run (EventRunStart, with its Program and Description) or its
+// end (EventRunEnd, with its Outcome), which carry RootCallID and the times only.
 //
 // The times are those of the bridge's clock (wall time with a monotonic reading, so durations
 // are exact even when the wall clock steps): a call is submitted when the program calls the
@@ -39,6 +41,12 @@ type Event struct {
 	// the ToolCallError a replay raises again.
 	ErrorMessage string
 
+	// Program and Description are the run's program text and description (EventRunStart only).
+	Program, Description string
+	// Outcome is the run's canonical outcome, {"logs": [...], "result": ...} or {"logs": [...],
+	// "error": {"kind", "message"}} (EventRunEnd only).
+	Outcome jsonv.Value
+
 	// Time is when the event happened: when the call started (EventStart) or settled
 	// (EventSettle).
 	Time time.Time
@@ -58,7 +66,7 @@ type Event struct {
 // Duration is the time from the call's start to its settlement (EventSettle; zero for a start
 // event).
 func (e Event) Duration() time.Duration {
-	if e.Type != EventSettle || e.Time.IsZero() || e.Started.IsZero() {
+	if (e.Type != EventSettle && e.Type != EventRunEnd) || e.Time.IsZero() || e.Started.IsZero() {
 		return 0
 	}
 	return e.Time.Sub(e.Started)
@@ -74,6 +82,9 @@ const TimeFormat = "2006-01-02T15:04:05.000000000Z07:00"
 // event), queuedMs and runningMs (in fractional milliseconds), then result (a success) or
 // errorMessage (a failure).
 func (e Event) Value() jsonv.Value {
+	if e.Type == EventRunStart || e.Type == EventRunEnd {
+		return e.runValue()
+	}
 	ms := make([]jsonv.Member, 0, 11)
 	ms = append(ms,
 		jsonv.Member{Key: "type", Value: jsonv.StringValue(e.Type)},
@@ -104,6 +115,29 @@ func (e Event) Value() jsonv.Value {
 			ms = append(ms, jsonv.Member{Key: "errorMessage", Value: jsonv.StringValue(e.ErrorMessage)})
 		case e.Result.IsDefined():
 			ms = append(ms, jsonv.Member{Key: "result", Value: e.Result})
+		}
+	}
+	return jsonv.ObjectValue(ms...)
+}
+
+// runValue is Value of a run event: type, rootCallId, then description and program (start) or
+// outcome (end), then time and, for the end, durationMs from the start.
+func (e Event) runValue() jsonv.Value {
+	ms := []jsonv.Member{
+		{Key: "type", Value: jsonv.StringValue(e.Type)},
+		{Key: "rootCallId", Value: jsonv.StringValue(e.RootCallID)},
+	}
+	if e.Type == EventRunStart {
+		ms = append(ms,
+			jsonv.Member{Key: "description", Value: jsonv.StringValue(e.Description)},
+			jsonv.Member{Key: "program", Value: jsonv.StringValue(e.Program)})
+	} else {
+		ms = append(ms, jsonv.Member{Key: "outcome", Value: e.Outcome})
+	}
+	if !e.Time.IsZero() {
+		ms = append(ms, jsonv.Member{Key: "time", Value: jsonv.StringValue(e.Time.UTC().Format(TimeFormat))})
+		if e.Type == EventRunEnd && !e.Started.IsZero() {
+			ms = append(ms, jsonv.Member{Key: "durationMs", Value: millis(e.Duration())})
 		}
 	}
 	return jsonv.ObjectValue(ms...)
@@ -144,8 +178,12 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 	if e.Type, err = str("type", true); err != nil {
 		return Event{}, err
 	}
-	if e.Type != EventStart && e.Type != EventSettle {
-		return Event{}, fmt.Errorf("unknown event type %q (want %q or %q)", e.Type, EventStart, EventSettle)
+	switch e.Type {
+	case EventStart, EventSettle:
+	case EventRunStart, EventRunEnd:
+		return parseRunEvent(v, e.Type, str)
+	default:
+		return Event{}, fmt.Errorf("unknown event type %q (want %q, %q, %q or %q)", e.Type, EventStart, EventSettle, EventRunStart, EventRunEnd)
 	}
 	for _, f := range []struct {
 		key string
@@ -225,6 +263,47 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 	return e, nil
 }
 
+// parseRunEvent reads a run event of type typ from v (see Event.runValue).
+func parseRunEvent(v jsonv.Value, typ string, str func(key string, required bool) (string, error)) (Event, error) {
+	e := Event{Type: typ}
+	var err error
+	if e.RootCallID, err = str("rootCallId", true); err != nil {
+		return Event{}, err
+	}
+	if typ == EventRunStart {
+		if e.Program, err = str("program", true); err != nil {
+			return Event{}, err
+		}
+		if e.Description, err = str("description", false); err != nil {
+			return Event{}, err
+		}
+	} else {
+		out, ok := v.Get("outcome")
+		if !ok || out.Kind() != jsonv.Object {
+			return Event{}, errors.New(`a run's end needs "outcome", an object`)
+		}
+		e.Outcome = out
+	}
+	ts, err := str("time", false)
+	if err != nil {
+		return Event{}, err
+	}
+	if ts != "" {
+		if e.Time, err = time.Parse(time.RFC3339Nano, ts); err != nil {
+			return Event{}, fmt.Errorf(`"time": %v`, err)
+		}
+		e.Started = e.Time
+	}
+	if d, ok := v.Get("durationMs"); ok && typ == EventRunEnd {
+		ms := d.AsNumber()
+		if d.Kind() != jsonv.Number || ms < 0 || ms > float64(math.MaxInt64/int64(time.Millisecond)) || e.Time.IsZero() {
+			return Event{}, fmt.Errorf(`"durationMs" must be a non-negative number of milliseconds beside "time", got %s`, d)
+		}
+		e.Started = e.Time.Add(-time.Duration(math.Round(ms * float64(time.Millisecond))))
+	}
+	return e, nil
+}
+
 func parseContent(c jsonv.Value) (registry.Content, error) {
 	if c.Kind() != jsonv.Object {
 		return registry.Content{}, fmt.Errorf("a content block must be an object, got %s", c.Kind())
@@ -259,7 +338,10 @@ func ReadEvents(r io.Reader) ([]Event, error) {
 	br := bufio.NewReader(r)
 	var events []Event
 	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, maxEventLine)
+		if errors.Is(err, errLineTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d MiB: not a trace file", n, maxEventLine>>20)
+		}
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
@@ -276,6 +358,29 @@ func ReadEvents(r io.Reader) ([]Event, error) {
 		}
 		if err == io.EOF {
 			return events, nil
+		}
+	}
+}
+
+// maxEventLine bounds one line of a trace file (the default --max-output): an event carries one
+// sub-call's arguments or result, and a line this long is most likely not a trace at all
+// (/dev/zero, a binary file).
+const maxEventLine = 64 << 20
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads through the next '\n' like bufio.Reader.ReadBytes, failing with
+// errLineTooLong once the line passes limit bytes.
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > limit {
+			return nil, errLineTooLong
+		}
+		if err != bufio.ErrBufferFull {
+			return line, err
 		}
 	}
 }

@@ -227,3 +227,40 @@ func FuzzReadEvents(f *testing.F) {
 		}
 	})
 }
+
+// A run's start and end events (the program, the outcome) round-trip through Value and
+// ParseEvent, and ReadEvents reads them beside dispatch events.
+func TestRunEventsRoundTrip(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	outcome := jsonv.ObjectValue(jsonv.Member{Key: "logs", Value: jsonv.ArrayValue(jsonv.StringValue("hi"))}, jsonv.Member{Key: "result", Value: jsonv.Int(3)})
+	events := []bridge.Event{
+		{Type: bridge.EventRunStart, RootCallID: "run-1", Program: "return 1 + 2", Description: "Run p.ts", Time: t0, Started: t0},
+		{Type: bridge.EventRunEnd, RootCallID: "run-1", Outcome: outcome, Time: t0.Add(1500 * time.Microsecond), Started: t0},
+	}
+	var text strings.Builder
+	for _, e := range events {
+		text.Write(jsonv.AppendJSON(nil, e.Value()))
+		text.WriteByte('\n')
+	}
+	want := `{"type":"code-run-start","rootCallId":"run-1","description":"Run p.ts","program":"return 1 + 2","time":"2026-12-02T09:00:00.000000000Z"}
+{"type":"code-run","rootCallId":"run-1","outcome":{"logs":["hi"],"result":3},"time":"2026-12-02T09:00:00.001500000Z","durationMs":1.5}
+`
+	if text.String() != want {
+		t.Fatalf("run events:\n%s\nwant:\n%s", text.String(), want)
+	}
+	got, err := bridge.ReadEvents(strings.NewReader(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Program != "return 1 + 2" || got[0].Description != "Run p.ts" || got[1].Outcome.String() != outcome.String() || got[1].Duration() != 1500*time.Microsecond {
+		t.Fatalf("read back: %+v", got)
+	}
+	for _, bad := range []string{
+		`{"type":"code-run-start","rootCallId":"r"}`,
+		`{"type":"code-run","rootCallId":"r","outcome":[]}`,
+	} {
+		if _, err := bridge.ReadEvents(strings.NewReader(bad)); err == nil {
+			t.Errorf("%s: read without an error", bad)
+		}
+	}
+}

@@ -242,6 +242,14 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	return Outcome(res), nil
 }
 
+// WithCaller returns ctx marked as a call for caller (an MCP session, a tenant): under process
+// isolation, runs that wait for a worker get one fairly across callers
+// (jsruntime.WithFairnessKey), so one caller starting run after run cannot keep the others
+// waiting.
+func WithCaller(ctx context.Context, caller string) context.Context {
+	return jsruntime.WithFairnessKey(ctx, caller)
+}
+
 // runFailed is the error of a run_code call whose program failed (or did not typecheck).
 func runFailed(f *RunFailure) *registry.Error {
 	return &registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}

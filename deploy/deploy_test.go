@@ -7,10 +7,13 @@ package deploy_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -20,8 +23,6 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/runcode-dev/runcode/jsruntime"
 )
 
 // object is the part of a Kubernetes object every manifest must have.
@@ -39,6 +40,7 @@ var wantAPIVersion = map[string]string{
 	"Deployment":              "apps/v1",
 	"Service":                 "v1",
 	"HorizontalPodAutoscaler": "autoscaling/v2",
+	"ConfigMap":               "v1",
 	"Kustomization":           "kustomize.config.k8s.io/v1beta1",
 }
 
@@ -129,7 +131,20 @@ type autoscaler struct {
 		} `yaml:"scaleTargetRef"`
 		MinReplicas int `yaml:"minReplicas"`
 		MaxReplicas int `yaml:"maxReplicas"`
+		Metrics     []struct {
+			Type string `yaml:"type"`
+			Pods *struct {
+				Metric struct {
+					Name string `yaml:"name"`
+				} `yaml:"metric"`
+			} `yaml:"pods"`
+		} `yaml:"metrics"`
 	} `yaml:"spec"`
+}
+
+type configMap struct {
+	object `yaml:",inline"`
+	Data   map[string]string `yaml:"data"`
 }
 
 type kustomization struct {
@@ -384,8 +399,17 @@ func TestDeployment(t *testing.T) {
 	if !ok {
 		t.Fatal("no memory limit")
 	}
-	if want := int64(jsruntime.DefaultPoolSize)*memory + serverHeadroom; parseBytes(t, limit) < want {
-		t.Errorf("memory limit %s is below %d workers × --memory %d + %d MiB for the server", limit, jsruntime.DefaultPoolSize, memory, serverHeadroom>>20)
+	// The pool grows to --workers, whose default depends on the node: the Deployment pins it.
+	v, ok := flagValue(c.Args, "workers")
+	if !ok {
+		t.Fatal("no --workers: its default depends on the node, so the memory limit could not cover it")
+	}
+	workers, err := strconv.Atoi(v)
+	if err != nil || workers < 1 {
+		t.Fatalf("--workers %q: want a positive number", v)
+	}
+	if want := int64(workers)*memory + serverHeadroom; parseBytes(t, limit) < want {
+		t.Errorf("memory limit %s is below %d workers × --memory %d + %d MiB for the server", limit, workers, memory, serverHeadroom>>20)
 	}
 	if _, ok := c.Resources.Requests["memory"]; !ok {
 		t.Error("no memory request")
@@ -421,6 +445,76 @@ func TestDeployment(t *testing.T) {
 	if h.Spec.MinReplicas < 2 || h.Spec.MaxReplicas < h.Spec.MinReplicas {
 		t.Errorf("autoscaler replicas %d..%d: want at least 2, so that a drain leaves a replica serving", h.Spec.MinReplicas, h.Spec.MaxReplicas)
 	}
+}
+
+// The autoscaler scales on runs in flight (runs awaiting tools use no CPU): a Pods metric that
+// a real `runcode serve` exports on /metrics, and that the Prometheus Adapter rule serves.
+func TestAutoscalerScalesOnAMetricServeExports(t *testing.T) {
+	all := loadManifests(t)
+	var h autoscaler
+	one(t, all, "HorizontalPodAutoscaler", &h)
+	var pods []string
+	for _, m := range h.Spec.Metrics {
+		if m.Type == "Pods" && m.Pods != nil {
+			pods = append(pods, m.Pods.Metric.Name)
+		}
+	}
+	if !slices.Contains(pods, "runcode_runs_in_flight") {
+		t.Fatalf("the autoscaler's Pods metrics are %v: want runcode_runs_in_flight", pods)
+	}
+	var cm configMap
+	one(t, all, "ConfigMap", &cm)
+	exported := scrapeServeMetrics(t)
+	for _, name := range pods {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `[ {]`).MatchString(exported) {
+			t.Errorf("the autoscaler scales on %s, which runcode serve's /metrics does not export:\n%s", name, exported)
+		}
+		if !strings.Contains(cm.Data["config.yaml"], "seriesQuery: '"+name+"{") {
+			t.Errorf("the Prometheus Adapter rules do not serve %s", name)
+		}
+	}
+}
+
+// scrapeServeMetrics builds the CLI, starts `runcode serve --http` on a loopback port, and
+// returns its /metrics exposition.
+func scrapeServeMetrics(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "runcode")
+	if out, err := exec.Command("go", "build", "-o", exe, "../cmd/runcode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "serve", "--http", "127.0.0.1:0", "--workspace", t.TempDir())
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); _ = cmd.Wait() }()
+	address := regexp.MustCompile(`at (http://127\.0\.0\.1:\d+)/mcp`)
+	var base string
+	for sc := bufio.NewScanner(stderr); base == "" && sc.Scan(); {
+		if m := address.FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+		}
+	}
+	if base == "" {
+		t.Fatal("serve did not report its address")
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics: %d %v", resp.StatusCode, err)
+	}
+	return string(body)
 }
 
 // readmeLines returns README.md's lines, trimmed.

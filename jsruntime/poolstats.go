@@ -2,14 +2,23 @@ package jsruntime
 
 // PoolStats is a snapshot of a ProcessPool's occupancy, for a host's metrics.
 type PoolStats struct {
-	// Size is the most runs the pool serves at once: its warm workers (ProcessConfig.Size).
+	// Size is the warm workers the pool keeps (ProcessConfig.Size).
 	Size int
-	// Busy is the runs holding one of those places now (running, or starting their worker).
+	// MaxWorkers is the most runs that execute at once (ProcessConfig.MaxWorkers).
+	MaxWorkers int
+	// Workers is the worker processes started now, busy or idle.
+	Workers int
+	// Busy is the runs holding a worker place now (running, or starting their worker).
 	Busy int
+	// Queued is the runs waiting for a worker place.
+	Queued int
 }
 
-// Stats returns the pool's occupancy now. It takes no lock the runs take, so a metrics
-// scrape never waits for them.
+// Stats returns the pool's occupancy now.
 func (p *ProcessPool) Stats() PoolStats {
-	return PoolStats{Size: p.cfg.Size, Busy: len(p.slots)}
+	busy := int(p.adm.running.Load())
+	p.mu.Lock()
+	idle := len(p.idle)
+	p.mu.Unlock()
+	return PoolStats{Size: p.cfg.Size, MaxWorkers: p.cfg.MaxWorkers, Workers: idle + busy, Busy: busy, Queued: int(p.adm.queued.Load())}
 }

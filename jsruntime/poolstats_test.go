@@ -16,7 +16,8 @@ func TestProcessPoolStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if got := p.Stats(); got != (jsruntime.PoolStats{Size: 3}) {
+	idle := jsruntime.PoolStats{Size: 3, MaxWorkers: 3, Workers: 3}
+	if got := p.Stats(); got != idle {
 		t.Fatalf("idle pool: %+v", got)
 	}
 	entered := make(chan struct{}, 2)
@@ -38,7 +39,7 @@ func TestProcessPoolStats(t *testing.T) {
 	}
 	<-entered
 	<-entered
-	if got := p.Stats(); got != (jsruntime.PoolStats{Size: 3, Busy: 2}) {
+	if got := p.Stats(); got != (jsruntime.PoolStats{Size: 3, MaxWorkers: 3, Workers: 3, Busy: 2}) {
 		t.Fatalf("two runs in flight: %+v", got)
 	}
 	close(release)
@@ -47,7 +48,7 @@ func TestProcessPoolStats(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := p.Stats(); got != (jsruntime.PoolStats{Size: 3}) {
+	if got := p.Stats(); got != idle {
 		t.Fatalf("after the runs: %+v", got)
 	}
 }

@@ -23,8 +23,9 @@ import (
 
 // Defaults of ProcessConfig.
 const (
-	DefaultPoolSize    = 2       // ProcessConfig.Size
-	DefaultMemoryLimit = 1 << 30 // ProcessConfig.MemoryLimit
+	DefaultPoolSize    = 2                // ProcessConfig.Size
+	DefaultMemoryLimit = 1 << 30          // ProcessConfig.MemoryLimit
+	DefaultIdleTimeout = 30 * time.Second // ProcessConfig.IdleTimeout
 )
 
 // Grace periods of the parent: after abort, how long the worker may take to report before it
@@ -32,7 +33,7 @@ const (
 const (
 	abortGrace = 250 * time.Millisecond
 	wallGrace  = 250 * time.Millisecond
-	readyWait  = 3 * time.Second // for a new worker's "ready"
+	readyWait  = 10 * time.Second // for a new worker's "ready" (a few ms on an idle machine)
 	drainWait  = 100 * time.Millisecond
 )
 
@@ -59,8 +60,22 @@ type ProcessConfig struct {
 	// Config holds the per-run budgets; the workers enforce them, and the parent enforces the
 	// wall ceiling on the worker too. MaxHeapBytes is capped at half of MemoryLimit.
 	Config
-	// Size is the number of warm worker processes, and so of concurrent runs. Zero means 2.
+	// Size is the number of warm worker processes: started with the pool and kept while idle.
+	// Zero means 2.
 	Size int
+	// MaxWorkers is the most worker processes, and so the most runs that execute at once:
+	// workers beyond Size are started when a run needs one and ended once idle for
+	// IdleTimeout. A run that awaits a tool holds its worker, so this, not the CPU count,
+	// bounds how many runs can wait on tools at once. Zero means Size when Size is set, and
+	// DefaultMaxWorkers(MemoryLimit) when it is not; it is never below Size.
+	MaxWorkers int
+	// MaxQueued is the most runs that wait for a worker while MaxWorkers run; one more fails
+	// at once with ErrBusy. Waiting runs get workers fairly across WithFairnessKey keys. Zero
+	// means 4 × MaxWorkers; a negative value means no queue.
+	MaxQueued int
+	// IdleTimeout is how long a worker beyond Size may stay idle before it is ended. Zero
+	// means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 	// MemoryLimit is each worker's hard memory limit in bytes, on top of what the worker
 	// occupies when it starts: its RLIMIT_DATA (Linux) is MemoryLimit plus the address space
 	// the Go runtime has reserved by then, plus stacks for the threads it may start later
@@ -113,7 +128,7 @@ type ProcessPool struct {
 	// three times that.
 	maxOtherFrame int64
 
-	slots     chan struct{}   // one per concurrent run
+	adm       *admission      // the worker places: MaxWorkers runs at once, MaxQueued waiting
 	spinRuns  int             // while at most this many runs are going, their readers may spin
 	disposing context.Context // cancelled by Close
 	dispose   context.CancelFunc
@@ -151,12 +166,32 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 		return nil, fmt.Errorf("jsruntime: config.WorkerProcs must be a positive number, got %d", cfg.WorkerProcs)
 	case cfg.MaxInFlightBytes < 0 || (cfg.MaxInFlightBytes > 0 && cfg.MaxInFlightBytes < minInFlightBytes):
 		return nil, fmt.Errorf("jsruntime: config.MaxInFlightBytes must be at least %d, got %d", minInFlightBytes, cfg.MaxInFlightBytes)
-	}
-	if cfg.Size == 0 {
-		cfg.Size = DefaultPoolSize
+	case cfg.MaxWorkers < 0:
+		return nil, fmt.Errorf("jsruntime: config.MaxWorkers must be a positive number, got %d", cfg.MaxWorkers)
+	case cfg.IdleTimeout < 0:
+		return nil, fmt.Errorf("jsruntime: config.IdleTimeout must be positive, got %v", cfg.IdleTimeout)
 	}
 	if cfg.MemoryLimit == 0 {
 		cfg.MemoryLimit = DefaultMemoryLimit
+	}
+	switch {
+	case cfg.MaxWorkers == 0 && cfg.Size > 0:
+		cfg.MaxWorkers = cfg.Size
+	case cfg.MaxWorkers == 0:
+		cfg.MaxWorkers = DefaultMaxWorkers(cfg.MemoryLimit)
+	}
+	if cfg.Size == 0 {
+		cfg.Size = min(DefaultPoolSize, cfg.MaxWorkers)
+	}
+	cfg.MaxWorkers = max(cfg.MaxWorkers, cfg.Size)
+	switch {
+	case cfg.MaxQueued == 0:
+		cfg.MaxQueued = 4 * cfg.MaxWorkers
+	case cfg.MaxQueued < 0:
+		cfg.MaxQueued = 0
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	c.MaxHeapBytes = min(c.MaxHeapBytes, cfg.MemoryLimit/2)
 	cfg.Config = c
@@ -182,7 +217,7 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 		cfg:           cfg,
 		spec:          string(spec),
 		maxOtherFrame: 4*int64(c.MaxOutputBytes) + 1<<20,
-		slots:         make(chan struct{}, cfg.Size),
+		adm:           newAdmission(cfg.MaxWorkers, cfg.MaxQueued),
 		spinRuns:      spinningRuns(),
 		disposing:     dispose,
 		dispose:       disposed,
@@ -195,7 +230,34 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 		}
 		p.idle = append(p.idle, w)
 	}
+	p.workers.Add(1)
+	go p.reap()
 	return p, nil
+}
+
+// reap ends the workers beyond Size that have been idle for IdleTimeout, until Close.
+func (p *ProcessPool) reap() {
+	defer p.workers.Done()
+	tick := time.NewTicker(max(p.cfg.IdleTimeout/4, 10*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.disposing.Done():
+			return
+		case now := <-tick.C:
+			p.mu.Lock()
+			// idle is oldest first: the longest idle are ended, the warmest kept.
+			var stale []*worker
+			for len(p.idle) > p.cfg.Size && now.Sub(p.idle[0].idleSince) >= p.cfg.IdleTimeout {
+				stale = append(stale, p.idle[0])
+				p.idle = p.idle[1:]
+			}
+			p.mu.Unlock()
+			for _, w := range stale {
+				w.discard()
+			}
+		}
+	}
 }
 
 // Config returns the effective configuration, defaults applied.
@@ -219,6 +281,8 @@ type worker struct {
 	// shape is the bindings (names only) of the latest run frame sent with bindings: the worker
 	// keeps them, so a run bound the same is sent without them.
 	shape []boundNamespace
+	// idleSince is when the worker last became idle (under the pool's mu).
+	idleSince time.Time
 }
 
 // stderrHead keeps the first stderrHeadBytes of a worker's standard error and drops the rest.
@@ -296,6 +360,9 @@ func (p *ProcessPool) spawn() (*worker, error) {
 	}
 	w.discard()
 	<-w.exited
+	if errors.Is(err, os.ErrDeadlineExceeded) && w.stderr.firstLine() == "" {
+		return nil, fmt.Errorf("jsruntime: a new worker did not report ready within %v (is the machine overloaded?)", readyWait)
+	}
 	if (w.state != nil && w.state.Exited()) || w.stderr.firstLine() != "" {
 		// It ended by itself, or said something: a worker that dies while starting says why.
 		return nil, fmt.Errorf("%w: %s", errNotAWorker, w.exitFailure().Message)
@@ -374,12 +441,13 @@ func (p *ProcessPool) release(w *worker, healthy bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if healthy && !p.closed {
+		w.idleSince = time.Now()
 		p.idle = append(p.idle, w)
 		return
 	}
 	w.discard()
-	if p.closed {
-		return
+	if p.closed || len(p.idle) >= p.cfg.Size {
+		return // enough are warm; acquire starts more on demand
 	}
 	p.workers.Add(1)
 	go func() {
@@ -394,6 +462,7 @@ func (p *ProcessPool) release(w *worker, healthy bool) {
 			nw.discard()
 			return
 		}
+		nw.idleSince = time.Now()
 		p.idle = append(p.idle, nw)
 	}()
 }
@@ -429,29 +498,36 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 	}
 	// The worker compiles and runs the program: the span measures the whole worker call here.
 	span := startSpan(ctx, &req, SpanRun, IsolationProcess)
-	res := p.runInWorker(ctx, req, bound, led, span)
+	res, err := p.runInWorker(ctx, req, bound, led, span)
+	if err != nil {
+		endSpan(span, &Failure{Kind: KindAbort, Message: err.Error()})
+		return Result{}, err
+	}
 	endSpan(span, res.Error)
 	return res, nil
 }
 
-// runInWorker runs req in a worker once a slot is free, recording on span (when not nil) when
+// runInWorker runs req in a worker once a place is free (ErrBusy when the queue for one is full), recording on span (when not nil) when
 // a worker was acquired: the time before that is the wait for a slot or a worker start.
-func (p *ProcessPool) runInWorker(ctx context.Context, req Request, bound []boundNamespace, led *ledger, span trace.Span) Result {
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return led.fail(&Failure{Kind: KindAbort, Message: context.Cause(ctx).Error()})
-	case <-p.disposing.Done():
-		return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed})
+func (p *ProcessPool) runInWorker(ctx context.Context, req Request, bound []boundNamespace, led *ledger, span trace.Span) (Result, error) {
+	key := fairnessKeyOf(ctx)
+	if err := p.adm.acquire(ctx, p.disposing.Done(), key); err != nil {
+		switch {
+		case errors.Is(err, ErrBusy):
+			return Result{}, err
+		case errors.Is(err, errPoolClosing):
+			return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed}), nil
+		}
+		return led.fail(&Failure{Kind: KindAbort, Message: err.Error()}), nil
 	}
-	defer func() { <-p.slots }()
+	defer p.adm.release(key)
 	// A worker that dies before it acknowledges the run has run none of the program (no log,
 	// no host call): it died idle, or of something else. The run is not the cause, so it gets
 	// another worker rather than a worker-exit, a few times.
 	for starts := 1; ; starts++ {
 		w, err := p.acquire()
 		if err != nil {
-			return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()})
+			return led.fail(&Failure{Kind: KindWorkerExit, Message: "worker error: " + err.Error()}), nil
 		}
 		if span != nil {
 			span.AddEvent("worker.acquired")
@@ -459,7 +535,7 @@ func (p *ProcessPool) runInWorker(ctx context.Context, req Request, bound []boun
 		res, healthy, started := p.runOn(ctx, w, req.Program, bound, led)
 		p.release(w, healthy)
 		if started || starts == maxStarts || ctx.Err() != nil || p.isDisposing() {
-			return res
+			return res, nil
 		}
 	}
 }
@@ -718,7 +794,7 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 		}
 		// Right after a call's reply the worker's next frame (most often the program's next
 		// call) usually arrives before waiting for it would pay off.
-		w.pipe.spin, l.answered = l.answered && len(p.slots) <= p.spinRuns, false
+		w.pipe.spin, l.answered = l.answered && p.adm.running.Load() <= int64(p.spinRuns), false
 		f, err := w.in.next(l.flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):

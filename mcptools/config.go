@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
+
+	"github.com/runcode-dev/runcode/internal/readlimit"
 )
 
 // ConfigError is a problem with an MCP client configuration file. Its message names the file,
@@ -42,14 +44,10 @@ const maxConfigBytes = 16 << 20
 // LoadConfig reads an MCP client configuration file (ParseConfig) with ${VAR} taken from the
 // process environment.
 func LoadConfig(file string) ([]Source, error) {
-	info, err := os.Stat(file)
-	if err != nil {
-		return nil, &ConfigError{File: file, Message: err.Error()}
-	}
-	if info.Size() > maxConfigBytes {
+	data, err := readlimit.File(file, maxConfigBytes)
+	if _, ok := errors.AsType[*readlimit.TooLargeError](err); ok {
 		return nil, &ConfigError{File: file, Message: fmt.Sprintf("larger than %d bytes", maxConfigBytes)}
 	}
-	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, &ConfigError{File: file, Message: err.Error()}
 	}

@@ -155,6 +155,9 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		ctx = runCtx
 	}
 	ctx = ExtractTraceContext(ctx, req.Params.Meta)
+	if req.Session != nil {
+		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
+	}
 	call := registry.Call{CallID: rep.CallID, Name: registry.ReservedName, Arguments: args, Scope: h.scope}
 	var subCalls *subCallCounter
 	if h.onRun != nil {

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/jsonv"
@@ -109,6 +110,10 @@ type view struct {
 	Flight      string       // SVG points of the in-flight chart
 	MaxInFlight int
 	Runs        string
+	// Program, Description and Outcome are the run's (EventRunStart, EventRunEnd), when the
+	// trace has them; RunTime is the run's duration.
+	Program, Description, Outcome, RunTime string
+	RunFailed                              bool
 }
 
 type viewRow struct {
@@ -182,6 +187,18 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 		}
 		return 100 * float64(t.Sub(t0)) / float64(span)
 	}
+	for _, e := range events {
+		switch e.Type {
+		case bridge.EventRunStart:
+			v.Program, v.Description = cut(e.Program), visible(e.Description)
+		case bridge.EventRunEnd:
+			v.Outcome = show(e.Outcome)
+			_, v.RunFailed = e.Outcome.Get("error")
+			if d := e.Duration(); d > 0 {
+				v.RunTime = formatDuration(d)
+			}
+		}
+	}
 	runs := map[string]bool{}
 	var runList []string
 	for _, r := range rows {
@@ -190,7 +207,7 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 			runs[p] = true
 			runList = append(runList, p)
 		}
-		vr := viewRow{Index: r.Index, ID: r.SubCallID, Call: bridge.CallPath(r.Name), Outcome: r.Outcome, Arguments: show(r.Arguments)}
+		vr := viewRow{Index: r.Index, ID: visible(r.SubCallID), Call: visible(bridge.CallPath(r.Name)), Outcome: r.Outcome, Arguments: show(r.Arguments)}
 		if !r.Start.Time.IsZero() {
 			vr.Start = r.Start.Time.UTC().Format(bridge.TimeFormat)
 		}
@@ -230,7 +247,7 @@ func Write(w io.Writer, events []bridge.Event, opts Options) error {
 		}
 		v.Rows = append(v.Rows, vr)
 	}
-	v.Runs = strings.Join(runList, ", ")
+	v.Runs = visible(strings.Join(runList, ", "))
 	return page.Execute(w, v)
 }
 
@@ -242,8 +259,10 @@ func show(v jsonv.Value) string {
 	return cut(string(jsonv.AppendIndent(nil, v, "  ", 12)))
 }
 
-// cut shortens s to MaxShownBytes, noting what it left out.
+// cut shortens s to MaxShownBytes, noting what it left out, and shows its bidirectional
+// controls as escapes (see visible).
 func cut(s string) string {
+	s = visible(s)
 	if len(s) <= MaxShownBytes {
 		return s
 	}
@@ -254,27 +273,49 @@ func cut(s string) string {
 	return s[:n] + fmt.Sprintf("\n… (%d more bytes not shown)", len(s)-n)
 }
 
+// visible replaces the Unicode bidirectional controls in s with \uXXXX escapes: shown raw
+// they reorder the text around them ("\u202etxt.exe" reads as "exe.txt"), so a tool name,
+// argument or result could show something other than what it holds.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, isBidiControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isBidiControl(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isBidiControl reports the characters that change the display order of text (Unicode's
+// Bidi_Control property).
+func isBidiControl(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
+
 // axis returns the ticks of a time axis spanning span: a round step (1, 2 or 5 times a power
 // of ten) giving at most ten intervals, and that step as a percentage of the span.
 func axis(span time.Duration) ([]tick, template.CSS) {
 	if span <= 0 {
 		return []tick{{Left: "left:0%", Label: "0"}}, "100%"
 	}
-	step := time.Duration(1)
-	for p := time.Duration(1); ; p *= 10 {
-		found := false
+	// A span near the largest Duration (over 292 years, from clocks gone wrong) must neither
+	// overflow the step nor the ticks: the step is at most span, and at most ten ticks are made.
+	step := span
+search:
+	for p := time.Duration(1); p <= math.MaxInt64/10; p *= 10 {
 		for _, m := range []time.Duration{1, 2, 5} {
 			if span/(m*p) <= 10 {
-				step, found = m*p, true
-				break
+				step = m * p
+				break search
 			}
-		}
-		if found {
-			break
 		}
 	}
 	var ticks []tick
-	for t := time.Duration(0); t <= span; t += step {
+	for i := time.Duration(0); i <= 10 && i <= span/step; i++ {
+		t := i * step
 		ticks = append(ticks, tick{Left: template.CSS(fmt.Sprintf("left:%.3f%%", 100*float64(t)/float64(span))), Label: formatDuration(t)})
 	}
 	return ticks, template.CSS(fmt.Sprintf("%.4f%%", 100*float64(step)/float64(span)))

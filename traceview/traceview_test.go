@@ -318,3 +318,58 @@ func TestPageMakesNoNetworkRequest(t *testing.T) {
 		t.Error("the control page made no request: the check cannot see requests")
 	}
 }
+
+// A trace spanning over 292 years (the largest time.Duration; clocks gone wrong) renders: the
+// axis loop used to overflow its step and never end, until out of memory.
+func TestTraceSpanningCenturies(t *testing.T) {
+	events := synthetic(2, 0, false, "")
+	far := t0.AddDate(400, 0, 0)
+	events[3].Time = far // the second call's settle
+	done := make(chan []byte, 1)
+	go func() { done <- render(t, events) }()
+	select {
+	case page := <-done:
+		axis := regexp.MustCompile(`<div class="axis">(.*?)</div>`).FindStringSubmatch(string(page))
+		if axis == nil {
+			t.Fatal("no time axis")
+		}
+		if n := strings.Count(axis[1], "<span"); n < 1 || n > 11 {
+			t.Errorf("%d ticks, want 1 to 11", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("rendering a trace spanning 400 years did not end")
+	}
+}
+
+// Bidirectional controls are shown as escapes: raw, "\u202etxt.exe" reads as "exe.txt".
+func TestBidiControlsAreShownEscaped(t *testing.T) {
+	events := synthetic(1, 0, false, "invoice\u202etxt.exe")
+	events[1].Content = []registry.Content{registry.TextContent("saved \u2067evil\u2069")}
+	page := string(render(t, events))
+	for _, r := range []string{"\u202e", "\u2067", "\u2069"} {
+		if strings.Contains(page, r) {
+			t.Errorf("the page holds %U raw", []rune(r)[0])
+		}
+	}
+	if !strings.Contains(page, `invoice\u202etxt.exe`) || !strings.Contains(page, `saved \u2067evil\u2069`) {
+		t.Errorf("the escapes are not shown")
+	}
+}
+
+// A trace that records its run shows the program and the outcome, escaped like the rest.
+func TestPageShowsTheRunsProgramAndOutcome(t *testing.T) {
+	events := synthetic(1, 0, false, "")
+	outcome := jsonv.ObjectValue(jsonv.Member{Key: "logs", Value: jsonv.ArrayValue()}, jsonv.Member{Key: "error", Value: jsonv.ObjectValue(
+		jsonv.Member{Key: "kind", Value: jsonv.StringValue("exception")}, jsonv.Member{Key: "message", Value: jsonv.StringValue("Error: <boom>")})})
+	events = append([]bridge.Event{{Type: bridge.EventRunStart, RootCallID: "run-1", Program: `return "<b>" + 1`, Description: "Run p.ts", Time: t0, Started: t0}}, events...)
+	events = append(events, bridge.Event{Type: bridge.EventRunEnd, RootCallID: "run-1", Outcome: outcome, Time: t0.Add(2 * time.Second), Started: t0})
+	page := string(render(t, events))
+	for _, want := range []string{`Run p.ts · 2.00 s`, `<b class="error">failed</b>`, `return &#34;&lt;b&gt;&#34; &#43; 1`, `Error: &lt;boom&gt;`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Count(page, `<details class="row `) != 1 {
+		t.Error("the run events became rows")
+	}
+}

@@ -5,6 +5,7 @@
 //
 //	runcode-bench [-n N] [-process-n N] [-node-n N] [-tools N] [-json]
 //	runcode-bench -load [-isolation inprocess|process] [-pool N] [-runs N] [-hostile N] [-v] [-json]
+//	runcode-bench -serve -runcode PATH [-node PATH -node-modules DIR] [-clients 1,4,16,64] [-duration 5s] [-json]
 //
 // The default mode times three programs (one tool call, 100 sequential calls, 100 calls under
 // Promise.all) on runcode in-process, on runcode with process isolation (a warm pool), and on a
@@ -18,6 +19,12 @@
 // RSS, goroutines before and after, and the failures by kind. With -v it also prints, to stderr,
 // every run that ended otherwise than its program is expected to, with the failure message. It
 // needs no network.
+//
+// The -serve mode starts `runcode serve --http` (the binary -runcode names) in each isolation,
+// and a minimal Node MCP server on the official TypeScript SDK that runs the same programs in
+// node:vm (with -node and -node-modules, a node_modules holding @modelcontextprotocol/sdk), and
+// for each program (trivial, compute, await a 100 ms tool) and client count keeps that many MCP
+// sessions calling run_code for -duration: calls per second, p50 and p99 latency.
 package main
 
 import (
@@ -29,6 +36,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/runcode-dev/runcode/jsruntime"
 )
@@ -49,6 +57,10 @@ type options struct {
 	verbose                   bool
 	isolation                 string
 	pool, runs, hostile       int
+	serve                     bool
+	runcodeBin, node, nodeMod string
+	clients                   string
+	duration                  time.Duration
 }
 
 // run is the whole command behind main, testable in-process.
@@ -67,8 +79,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.runs, "runs", 1000, "load test: concurrent runs awaiting a 100 ms tool")
 	fs.IntVar(&o.hostile, "hostile", 200, "load test: concurrent hostile runs")
 	fs.BoolVar(&o.verbose, "v", false, "load test: print every run that ends otherwise than expected, with its message, to stderr")
+	fs.BoolVar(&o.serve, "serve", false, "time runcode serve against a Node MCP server running programs in node:vm")
+	fs.StringVar(&o.runcodeBin, "runcode", "runcode", "serve: the runcode binary to serve with")
+	fs.StringVar(&o.node, "node", "", "serve: the node binary of the baseline (none: no baseline)")
+	fs.StringVar(&o.nodeMod, "node-modules", "", "serve: a node_modules directory holding @modelcontextprotocol/sdk")
+	fs.StringVar(&o.clients, "clients", "1,4,16,64", "serve: the concurrent MCP sessions to measure, comma-separated")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "serve: how long each measurement calls")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if o.serve {
+		clients, err := parseClients(o.clients)
+		if err != nil || fs.NArg() > 0 || o.duration <= 0 {
+			fmt.Fprintln(stderr, "runcode-bench: invalid arguments (see -help)")
+			return 2
+		}
+		return serveBench(ctx, o.runcodeBin, o.node, o.nodeMod, clients, o.duration, o.jsonOut, stdout, stderr)
 	}
 	if fs.NArg() > 0 || o.n < 1 || o.processN < 0 || o.nodeN < 0 || o.tools < 1 || o.pool < 1 || o.runs < 0 || o.hostile < 0 ||
 		(o.isolation != jsruntime.IsolationInProcess && o.isolation != jsruntime.IsolationProcess) {

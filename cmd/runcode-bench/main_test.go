@@ -53,3 +53,14 @@ func TestInvalidArgumentsAreUsageErrors(t *testing.T) {
 		t.Fatalf("exit %d, want 2", code)
 	}
 }
+
+func TestParseClients(t *testing.T) {
+	if got, err := parseClients("1, 4,16"); err != nil || len(got) != 3 || got[2] != 16 {
+		t.Fatalf("parseClients = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "0", "1,x", "-2"} {
+		if _, err := parseClients(bad); err == nil {
+			t.Errorf("parseClients(%q) accepted", bad)
+		}
+	}
+}

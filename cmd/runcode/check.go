@@ -11,6 +11,8 @@ import (
 	"github.com/runcode-dev/runcode/internal/progform"
 	"github.com/runcode-dev/runcode/sdkgen"
 	"github.com/runcode-dev/runcode/typecheck"
+
+	"github.com/runcode-dev/runcode/internal/readlimit"
 )
 
 // checkCmd is `runcode check [SOURCES] PROGRAM`: it typechecks PROGRAM (either form) against
@@ -111,9 +113,12 @@ func (c *cli) initCmd(args []string) error {
 // refuseForeign fails when path exists and was not written by runcode: its content does not
 // start with (a config) or contain on its first line (the declarations) mark.
 func refuseForeign(path string, mark []byte) error {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.File(path, 16<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if _, ok := errors.AsType[*readlimit.TooLargeError](err); ok {
+		return &usageError{fmt.Sprintf("init: %s exists and was not written by runcode; move it away or pass --force", path)}
 	}
 	if err != nil {
 		return fmt.Errorf("init: %w", err)

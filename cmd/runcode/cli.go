@@ -17,7 +17,9 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/readlimit"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -260,6 +262,9 @@ func (c *cli) runCmd(args []string) (int, error) {
 	}
 	var trace *traceWriter
 	if *tracePath != "" {
+		if positional[0] != "-" && sameFile(*tracePath, positional[0]) {
+			return 0, &usageError{fmt.Sprintf("--trace %s is the program itself; name another file for the trace", *tracePath)}
+		}
 		f, err := os.Create(*tracePath)
 		if err != nil {
 			return 0, fmt.Errorf("cannot write trace: %w", err)
@@ -276,14 +281,22 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	description := "Run " + filepath.Base(positional[0])
+	runStart := time.Now()
+	trace.event(bridge.Event{Type: bridge.EventRunStart, RootCallID: "run-1", Program: program, Description: description, Time: runStart})
 	res, ended := c.execute(opened.reg, lim.timeout, registry.Call{
 		CallID: "run-1",
 		Name:   registry.ReservedName,
 		Arguments: jsonv.ObjectValue(
 			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue("Run " + filepath.Base(positional[0]))},
+			jsonv.Member{Key: "description", Value: jsonv.StringValue(description)},
 		),
 	})
+	outcome, ok := canonicalJSON(res)
+	if !ok {
+		outcome = codemode.FailureOutcome("internal", res.Err.Message, nil)
+	}
+	trace.event(bridge.Event{Type: bridge.EventRunEnd, RootCallID: "run-1", Outcome: outcome, Time: time.Now(), Started: runStart})
 	if ended {
 		defer opened.close()
 	} else {
@@ -362,13 +375,17 @@ func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.
 // call failed before any program ran.
 func canonicalJSON(res registry.Result) (jsonv.Value, bool) { return codemode.CanonicalOutcome(res) }
 
+// maxProgramBytes bounds a program's text: far above any program a model writes, far below
+// what /dev/zero or a runaway pipe would have runcode hold.
+const maxProgramBytes = 16 << 20
+
 func (c *cli) readProgram(path string) (string, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(c.stdin)
+		data, err = readlimit.All(c.stdin, "standard input", maxProgramBytes)
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = readlimit.File(path, maxProgramBytes)
 	}
 	if err != nil {
 		return "", fmt.Errorf("cannot read program: %w", err)

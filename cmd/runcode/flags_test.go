@@ -56,7 +56,7 @@ func TestHelpListsEveryFlagWithHumanDefaults(t *testing.T) {
 		"sdk":   append([]string{"-o FILE", "--compact"}, sources...),
 		"tools": append([]string{"--json"}, sources...),
 		"serve": append(append([]string{"--stdio", "--http ADDR", "--compact", "--auth-token-file FILE", "--insecure-no-auth",
-			"--session-timeout DURATION", "--max-sessions N", "--drain-timeout DURATION", "--max-message SIZE"}, sources...), limits...),
+			"--session-timeout DURATION", "--max-sessions N", "--drain-timeout DURATION", "--max-message SIZE", "--workers N", "--max-queued N"}, sources...), limits...),
 	} {
 		code, out, errOut := invoke(t, "", cmd, "--help")
 		if code != exitOK || errOut != "" {

@@ -23,6 +23,9 @@ type limits struct {
 	maxWrite          byteSize
 	maxParallel       int
 	isolation         string
+	// workers and maxQueued (serve) size the process pool: the most runs at once (0: derived
+	// from the CPUs and --memory) and the most waiting for a worker (0: 4 × workers).
+	workers, maxQueued int
 	// typecheck: typecheck each program against the SDK before it runs (--typecheck);
 	// warmTypecheck (serve) keeps one compiler process for all the runs.
 	typecheck, warmTypecheck bool
@@ -50,8 +53,18 @@ func (l *limits) register(fs *flag.FlagSet) {
 	fs.BoolVar(&l.typecheck, "typecheck", false, "typecheck each program against the SDK with tsc before it runs; type errors fail the run (kind typecheck) before any tool is called")
 }
 
+// registerPool adds serve's process-pool flags.
+func (l *limits) registerPool(fs *flag.FlagSet) {
+	fs.IntVar(&l.workers, "workers", 0, "process isolation: the most worker processes, so the most runs at once, waiting on tools or not; started on demand and ended when idle (0: 8 per CPU, at most the machine's memory / --memory, at least 2)")
+	fs.IntVar(&l.maxQueued, "max-queued", 0, "process isolation: the most runs waiting for a worker; one more fails at once with a retry hint (0: 4 × --workers)")
+}
+
 func (l *limits) validate() error {
 	switch {
+	case l.workers < 0:
+		return &flagUsageError{"--workers must not be negative"}
+	case l.maxQueued < 0:
+		return &flagUsageError{"--max-queued must not be negative"}
 	case l.timeout <= 0:
 		return &flagUsageError{"--timeout must be positive"}
 	case l.cpu <= 0:
@@ -80,7 +93,14 @@ func (l *limits) subCallMemory() int64 { return int64(l.memory) / 4 }
 
 // runtime opens the runtime the limits describe.
 func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
-	rt, err := jsruntime.Open(l.isolation, int64(l.memory), jsruntime.Config{ComputeBudget: l.cpu, WallCeiling: l.timeout, MaxOutputBytes: int(l.maxOutput)})
+	cfg := jsruntime.Config{ComputeBudget: l.cpu, WallCeiling: l.timeout, MaxOutputBytes: int(l.maxOutput)}
+	var rt jsruntime.ClosableRuntime
+	var err error
+	if l.isolation == jsruntime.IsolationProcess {
+		rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Config: cfg, MemoryLimit: int64(l.memory), MaxWorkers: l.workers, MaxQueued: l.maxQueued})
+	} else {
+		rt, err = jsruntime.Open(l.isolation, int64(l.memory), cfg)
+	}
 	if err != nil {
 		return nil, &usageError{err.Error()}
 	}

@@ -118,9 +118,18 @@ func TestRunJSONAndTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	if len(lines) != 6 {
+	if len(lines) != 8 {
 		t.Fatalf("trace has %d lines:\n%s", len(lines), data)
 	}
+	// The run's program opens the trace and its outcome closes it.
+	program, _ := os.ReadFile(filepath.Join(dir, "typed.ts"))
+	if want := `{"type":"code-run-start","rootCallId":"run-1","description":"Run typed.ts","program":` + string(jsonv.AppendJSON(nil, jsonv.StringValue(string(program)))) + `,"time":"`; !strings.HasPrefix(lines[0], want) {
+		t.Errorf("trace line 1:\n%s\nwant prefix:\n%s", lines[0], want)
+	}
+	if want := `{"type":"code-run","rootCallId":"run-1","outcome":{"logs":["word HEY","[ 2, 2 ]"],"result":{"total":5,"files":["notes.txt","sub/x.txt"]}},"time":"`; !strings.HasPrefix(lines[7], want) || !strings.Contains(lines[7], `"durationMs":`) {
+		t.Errorf("trace line 8:\n%s\nwant prefix:\n%s", lines[7], want)
+	}
+	lines = lines[1:7]
 	wantPrefixes := []string{
 		`{"type":"code-dispatch-start","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:1","name":"add","arguments":{"a":2,"b":3},"time":"`,
 		`{"type":"code-dispatch","rootCallId":"run-1","parentCallId":"run-1","subCallId":"run-1:code:1","name":"add","arguments":{"a":2,"b":3},"isError":false,"content":[{"type":"text","text":"5"}],"time":"`,
@@ -382,7 +391,10 @@ func TestTraceOfPromiseAllHonoursMaxParallel(t *testing.T) {
 				t.Fatal(err)
 			}
 			kind := "settle"
-			if v.Lookup("type").AsString() == "code-dispatch-start" {
+			switch v.Lookup("type").AsString() {
+			case "code-run-start", "code-run":
+				continue // the run's program and outcome
+			case "code-dispatch-start":
 				kind = "start"
 			}
 			order = append(order, kind+":"+strings.TrimPrefix(v.Lookup("subCallId").AsString(), "run-1:code:"))

@@ -76,12 +76,20 @@ func newServeMetrics(gate *mcptools.RunGate, pool *jsruntime.ProcessPool) *serve
 		m.registry.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "runcode_workers",
-				Help: "Worker processes of process isolation: the most runs that execute at once.",
-			}, func() float64 { return float64(pool.Stats().Size) }),
+				Help: "Worker processes of process isolation started now, busy or idle.",
+			}, func() float64 { return float64(pool.Stats().Workers) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "runcode_workers_max",
+				Help: "The most worker processes (--workers): the most runs that execute at once.",
+			}, func() float64 { return float64(pool.Stats().MaxWorkers) }),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "runcode_workers_busy",
-				Help: "Worker processes running a program now.",
+				Help: "Worker processes running a program now (awaiting its tools or computing).",
 			}, func() float64 { return float64(pool.Stats().Busy) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "runcode_runs_queued",
+				Help: "Runs waiting for a worker process.",
+			}, func() float64 { return float64(pool.Stats().Queued) }),
 		)
 	}
 	return m

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,6 +56,9 @@ func openTracing(ctx context.Context, stderr io.Writer) (*sdktrace.TracerProvide
 			break // the traces-specific setting wins
 		}
 	}
+	if err := checkOTLPEnvironment(); err != nil {
+		return nil, err
+	}
 	exp, err := otlptracehttp.New(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("tracing: %w", err)
@@ -82,4 +87,39 @@ func flushTracing(tp *sdktrace.TracerProvider, stderr io.Writer) {
 	if err := tp.Shutdown(ctx); err != nil {
 		fmt.Fprintln(stderr, "runcode: exporting traces:", err)
 	}
+}
+
+// checkOTLPEnvironment refuses the OTEL_* settings the SDK mishandles: a batch processor size or
+// delay that is not a positive integer (a negative size panics in the SDK) and headers whose
+// values are not URL-encoded (the SDK logs such a value, often a bearer token, to stderr). The
+// errors name the variable and the header, never a header's value.
+func checkOTLPEnvironment() error {
+	for _, key := range []string{"OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT"} {
+		v := strings.TrimSpace(os.Getenv(key))
+		if v == "" {
+			continue
+		}
+		if n, err := strconv.Atoi(v); err != nil || n <= 0 {
+			return fmt.Errorf("tracing: %s=%q must be a positive integer", key, v)
+		}
+	}
+	for _, key := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"} {
+		for i, item := range strings.Split(os.Getenv(key), ",") {
+			if strings.TrimSpace(item) == "" {
+				continue
+			}
+			name, value, ok := strings.Cut(item, "=")
+			name = strings.TrimSpace(name)
+			if !ok || name == "" {
+				return fmt.Errorf("tracing: %s: item %d is not name=value", key, i+1)
+			}
+			if _, err := url.PathUnescape(name); err != nil {
+				return fmt.Errorf("tracing: %s: item %d: the header name is not URL-encoded correctly (%%XX)", key, i+1)
+			}
+			if _, err := url.PathUnescape(value); err != nil {
+				return fmt.Errorf("tracing: %s: the value of header %q is not URL-encoded correctly (a %% must start %%XX)", key, name)
+			}
+		}
+	}
+	return nil
 }

@@ -195,6 +195,48 @@ func TestNoOTLPEnvironmentNoTracing(t *testing.T) {
 	tp.Shutdown(context.Background())
 }
 
+// OTEL_* settings the SDK mishandles are configuration errors naming the variable: a negative
+// batch size panicked at start, and a badly escaped header value was logged, a bearer token
+// in the clear, to stderr.
+func TestOTLPEnvironmentErrors(t *testing.T) {
+	const secret = "s3cr3t-token"
+	cases := []struct{ key, value, want string }{
+		{"OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "-1", `OTEL_BSP_MAX_EXPORT_BATCH_SIZE="-1" must be a positive integer`},
+		{"OTEL_BSP_MAX_QUEUE_SIZE", "lots", `OTEL_BSP_MAX_QUEUE_SIZE="lots" must be a positive integer`},
+		{"OTEL_BSP_SCHEDULE_DELAY", "0", `OTEL_BSP_SCHEDULE_DELAY="0" must be a positive integer`},
+		{"OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%ZZ" + secret, `OTEL_EXPORTER_OTLP_HEADERS: the value of header "authorization" is not URL-encoded correctly`},
+		{"OTEL_EXPORTER_OTLP_TRACES_HEADERS", "x-ok=1,x-key=" + secret + "%", `OTEL_EXPORTER_OTLP_TRACES_HEADERS: the value of header "x-key"`},
+		{"OTEL_EXPORTER_OTLP_HEADERS", "justtext", `OTEL_EXPORTER_OTLP_HEADERS: item 1 is not name=value`},
+	}
+	for _, c := range cases {
+		t.Run(c.key+"="+c.value, func(t *testing.T) {
+			t.Setenv(otlpTracesEndpointEnv, "http://127.0.0.1:1/v1/traces")
+			t.Setenv(c.key, c.value)
+			var stderr strings.Builder
+			tp, err := openTracing(context.Background(), &stderr)
+			if tp != nil {
+				tp.Shutdown(context.Background())
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("openTracing: %v, want an error containing %s", err, c.want)
+			}
+			if strings.Contains(err.Error(), secret) || strings.Contains(stderr.String(), secret) {
+				t.Fatalf("the header value leaked: error %q, stderr %q", err, stderr.String())
+			}
+		})
+	}
+	t.Run("well-formed settings are accepted", func(t *testing.T) {
+		t.Setenv(otlpTracesEndpointEnv, "http://127.0.0.1:1/v1/traces")
+		t.Setenv("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "64")
+		t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%20"+secret+",x-team=a%2Cb")
+		tp, err := openTracing(context.Background(), io.Discard)
+		if err != nil || tp == nil {
+			t.Fatalf("openTracing = %v, %v; want a provider", tp, err)
+		}
+		tp.Shutdown(context.Background())
+	})
+}
+
 // A real `runcode serve --http` with the OTLP environment continues the trace of a client's
 // _meta.traceparent, and has exported the run's spans when it exits after SIGTERM's drain.
 func TestServeExportsSpansAndContinuesTraceparent(t *testing.T) {

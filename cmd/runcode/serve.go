@@ -17,6 +17,8 @@ import (
 
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
+
+	"github.com/runcode-dev/runcode/internal/readlimit"
 )
 
 // httpPath is where --http serves the streamable MCP endpoint.
@@ -89,12 +91,15 @@ func (s *serveFlags) validate(set map[string]bool) error {
 	return nil
 }
 
+// maxTokenFileBytes bounds --auth-token-file: a token is a line, not a file of any size.
+const maxTokenFileBytes = 64 << 10
+
 // token returns the bearer token of --auth-token-file, else of $RUNCODE_AUTH_TOKEN, else "".
 func (s *serveFlags) token() (string, error) {
 	if s.tokenFile == "" {
 		return strings.TrimSpace(os.Getenv(authTokenEnv)), nil
 	}
-	data, err := os.ReadFile(s.tokenFile)
+	data, err := readlimit.File(s.tokenFile, maxTokenFileBytes)
 	if err != nil {
 		return "", fmt.Errorf("--auth-token-file: %w", err)
 	}
@@ -114,6 +119,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	src.register(fs)
 	lim := defaultLimits()
 	lim.register(fs)
+	lim.registerPool(fs)
 	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
 	sf.register(fs)
 	var lf logFlags
@@ -146,6 +152,9 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	if !sf.stdio {
 		if token, err = sf.token(); err != nil {
 			return 0, err
+		}
+		if info, err := os.Stat(sf.tokenFile); sf.tokenFile != "" && err == nil && info.Mode().Perm()&0o004 != 0 {
+			fmt.Fprintf(c.stderr, "runcode: warning: --auth-token-file %s is readable by every user of this machine; chmod 600 it\n", sf.tokenFile)
 		}
 		if ln, err = listen(sf.addr, token != "", sf.insecureNoAuth); err != nil {
 			return 0, err

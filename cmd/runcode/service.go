@@ -6,7 +6,9 @@ package main
 import (
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"strings"
 
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
@@ -43,5 +45,34 @@ func (o *serviceOps) routes(mux *http.ServeMux, h *mcptools.HTTPHandler) {
 		}
 		io.WriteString(w, "ready\n")
 	})
-	mux.Handle("GET /metrics", h.RequireToken(o.metrics.handler()))
+	mux.Handle("GET /metrics", loopbackHostOnly(h.RequireToken(o.metrics.handler())))
+}
+
+// loopbackHostOnly refuses, with 403, a request that reached a loopback listener under a Host
+// that is not a loopback name or address: a page on another site whose name was rebound to
+// 127.0.0.1 (DNS rebinding) could otherwise read the endpoint, as the MCP SDK already refuses
+// for /mcp.
+func loopbackHostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+		if local != nil && isLoopback(local) && !isLoopbackHost(r.Host) {
+			http.Error(w, "Forbidden: a loopback server answers only requests for a loopback host", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isLoopbackHost reports whether host (a Host header, with or without a port) is localhost or
+// a loopback address.
+func isLoopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

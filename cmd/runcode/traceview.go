@@ -34,7 +34,7 @@ func (c *cli) traceCmd(args []string) error {
 	if dest == "" {
 		dest = strings.TrimSuffix(in, filepath.Ext(in)) + ".html"
 	}
-	if dest != "-" && mustAbs(dest) == mustAbs(in) {
+	if dest != "-" && (mustAbs(dest) == mustAbs(in) || sameFile(dest, in)) {
 		return &usageError{fmt.Sprintf("trace view would overwrite the trace %s; name another page with -o", in)}
 	}
 	f, err := os.Open(in)
@@ -55,6 +55,16 @@ func (c *cli) traceCmd(args []string) error {
 		return err
 	}
 	return os.WriteFile(dest, page.Bytes(), 0o644)
+}
+
+// sameFile reports whether a and b name one existing file, through links or other paths.
+func sameFile(a, b string) bool {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	ib, err := os.Stat(b)
+	return err == nil && os.SameFile(ia, ib)
 }
 
 func mustAbs(path string) string {

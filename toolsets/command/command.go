@@ -28,7 +28,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,6 +35,8 @@ import (
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
+
+	"github.com/runcode-dev/runcode/internal/readlimit"
 )
 
 // maxOutput is the most a command may print on stdout, and separately on stderr.
@@ -91,11 +92,14 @@ func isIndexLabel(label string) bool {
 	return true
 }
 
+// maxManifestBytes bounds a manifest file (a FIFO or /dev/zero is cut there, not read forever).
+const maxManifestBytes = 16 << 20
+
 // Load reads the manifest at path and returns its tools. The manifest is YAML when the file
 // name ends in .yaml or .yml (in any case), JSON otherwise. Commands run in the manifest's
 // directory. Problems with the manifest's content are *ManifestError values naming path.
 func Load(path string) ([]registry.Tool, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.File(path, maxManifestBytes)
 	if err != nil {
 		return nil, fmt.Errorf("tool manifest: %w", err)
 	}
