@@ -22,11 +22,38 @@ import (
 const (
 	// maxGlobMatches caps the matches glob returns.
 	maxGlobMatches = 10000
+	// maxGrepMatches is the largest maxMatches grep accepts (its schema's maximum), glob's cap
+	// too. Every match is held in the host until the result is handed over (about 220 bytes
+	// plus twice its text, see matchCost), so an uncapped maxMatches let one grep of "" over a
+	// file of empty lines hold 1.35 GB for 2 MiB of newlines. 10,000 lines is already more than
+	// a model can read in one result; a program that wants more narrows the path or glob.
+	maxGrepMatches = 10000
 	// defaultMaxGrepMatches is grep's maxMatches when the caller gives none.
 	defaultMaxGrepMatches = 1000
 	// maxLineChars is the longest line text grep returns, in characters.
 	maxLineChars = 500
 )
+
+// Memory of grep's matches, for their reservation (see grepSearch.hold). Measured on amd64,
+// a match retains about 220 bytes (the object of three members, the boxed path, line and
+// text, its item in the matches slice and in the result's array) plus 2.06 times its text
+// (the text, and its line of the rendering for the model, which also repeats the path). The
+// estimate adds a third copy of the text and a second of the path for the rendering's
+// buffer, which grows by doubling, and rounds the fixed part up.
+const (
+	matchFixedBytes = 320
+	matchTextCopies = 3
+	matchPathCopies = 2
+	// matchReserveChunk is how much grep reserves at a time for the matches it is about to
+	// hold: reservations under membudget.MinReserve are not counted, and one per match would
+	// take the budget's lock per line.
+	matchReserveChunk = membudget.MinReserve
+)
+
+// matchCost is the estimated memory of one match of path with line text (see matchFixedBytes).
+func matchCost(path, text string) int64 {
+	return matchFixedBytes + matchPathCopies*int64(len(path)) + matchTextCopies*int64(len(text))
+}
 
 // skipDir reports whether a walk skips directory entry name: .git and node_modules are skipped
 // unless the glob (possibly nil) names them explicitly.
@@ -160,7 +187,8 @@ func (w *Workspace) grepTool() registry.Tool {
 			"Returns one match per matching line with its path (relative to the workspace root), 1-based line number and text; " +
 			"a line longer than 500 characters is cut to its first 500 characters in text. " +
 			"Binary files (containing NUL bytes), files that are not valid UTF-8 or whose names are not, files over 16 MiB, special files (named pipes, devices, sockets), symbolic links met while walking, and .git and node_modules directories are skipped. " +
-			"Stops after maxMatches matches (default 1000) and sets truncated.",
+			"Stops after maxMatches matches (default 1000, at most 10,000) and sets truncated. " +
+			"Under a run's memory budget the matches are reserved as they are found, and a search whose matches could never fit fails naming the sizes.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
@@ -168,7 +196,7 @@ func (w *Workspace) grepTool() registry.Tool {
 				"path": {"type": "string", "description": "File or directory to search, relative to the workspace root. Defaults to the root."},
 				"glob": {"type": "string", "description": "Only search files whose path relative to the searched directory matches this glob pattern (same syntax as the glob tool), e.g. **/*.go."},
 				"ignoreCase": {"type": "boolean", "description": "Match letters case-insensitively. Defaults to false."},
-				"maxMatches": {"type": "integer", "minimum": 1, "description": "Maximum number of matches to return. Defaults to 1000."}
+				"maxMatches": {"type": "integer", "minimum": 1, "maximum": 10000, "description": "Maximum number of matches to return, at most 10,000 (narrow the path or glob to see more). Defaults to 1000."}
 			},
 			"required": ["pattern"],
 			"additionalProperties": false
@@ -268,6 +296,7 @@ func (w *Workspace) grepTool() registry.Tool {
 					return jsonv.Value{}, err
 				}
 			}
+			s.releaseUnused()
 			return jsonv.ObjectValue(
 				member("matches", jsonv.ArrayValue(s.matches...)),
 				member("truncated", jsonv.BoolValue(s.truncated)),
@@ -293,6 +322,35 @@ type grepSearch struct {
 	limit     int
 	matches   []jsonv.Value
 	truncated bool
+	// reserved is what has been reserved for the matches, held until the call's account is
+	// closed (the result handed over); used is the estimated memory of the matches held.
+	reserved, used int64
+}
+
+// hold reserves for one more match of name with line text before it is held, a chunk at a
+// time (see matchReserveChunk). shown names the file for a refusal.
+func (s *grepSearch) hold(shown, name, text string) error {
+	n := matchCost(name, text)
+	if s.used+n > s.reserved {
+		chunk := max(matchReserveChunk, s.used+n-s.reserved)
+		what := fmt.Sprintf("the %d matches found so far hold %s", len(s.matches), membudget.Size(s.used))
+		if err := reserveFor(s.ctx, "search", shown, what, chunk); err != nil {
+			return err
+		}
+		s.reserved += chunk
+	}
+	s.used += n
+	return nil
+}
+
+// releaseUnused returns the part of the matches' reservation that no match took; all of it
+// when the matches take less than membudget.MinReserve, which the budget does not count.
+func (s *grepSearch) releaseUnused() {
+	if s.used < membudget.MinReserve {
+		membudget.Release(s.ctx, s.reserved)
+	} else {
+		membudget.Release(s.ctx, s.reserved-s.used)
+	}
 }
 
 // file searches one file (clean, root-relative name). Files that are too large, binary or not
@@ -356,10 +414,14 @@ func (s *grepSearch) file(name, shown string) error {
 			s.truncated = true
 			return nil
 		}
+		text := cutLine(line)
+		if err := s.hold(cmp.Or(shown, name), name, text); err != nil {
+			return err
+		}
 		s.matches = append(s.matches, jsonv.ObjectValue(
 			member("path", jsonv.StringValue(name)),
 			member("line", jsonv.Int(int64(lineNo))),
-			member("text", jsonv.StringValue(cutLine(line))),
+			member("text", jsonv.StringValue(text)),
 		))
 	}
 	return nil

@@ -37,8 +37,10 @@
 // Memory: under a run's memory budget (a Code Mode run's sub-calls each carry an account of it
 // in their context; see codemode.Options.SubCallMemory), read_file reserves twice the file's
 // size (the text, and its rendering for the model) after fstat and before reading, grep the
-// size of each file while it searches it, and list_dir its entries batch by batch as it reads
-// them. A reservation waits while earlier calls hold the budget and fails, naming the sizes,
+// size of each file while it searches it and, before holding each match, an estimate of the
+// match's memory (320 bytes, twice its path and three times its text, which is cut to 500
+// characters) until the result is handed over, and list_dir its entries batch by batch as it
+// reads them. grep's maxMatches is at most 10,000 (its schema's maximum). A reservation waits while earlier calls hold the budget and fails, naming the sizes,
 // when it could never fit. read_file reads into one buffer of the file's size and returns that
 // buffer as the text, without copying it.
 package workspace
