@@ -6,7 +6,9 @@
 // os.Root opened on it. Every path argument is relative to the root and slash-separated ("" or
 // "." is the root itself). A path that is absolute, that climbs out with "..", or that reaches
 // outside the root through a symbolic link is refused with an error naming the path; directory
-// walks (glob, grep) go through the root and never follow symbolic links.
+// walks (glob, grep) go through the root and never follow symbolic links. A path longer than
+// 4096 bytes, or with a name longer than 255 bytes (Linux's PATH_MAX and NAME_MAX), is refused
+// before it is used (ErrPathTooLong).
 //
 // File types: the tools read, write and list only regular files and directories. Every open is
 // non-blocking and decided on the opened descriptor (fstat), so a named pipe, device or socket
@@ -53,7 +55,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -148,11 +152,56 @@ func (w *Workspace) Close() error { return w.root.Close() }
 // Root returns the absolute root directory.
 func (w *Workspace) Root() string { return w.dir }
 
+// The longest path a tool accepts and the longest name in it, in bytes: Linux's PATH_MAX and
+// NAME_MAX. os.Root resolves a path one name at a time, so the OS never sees the whole path
+// and would not refuse it; a path of 20,000 names made write_file create directories, each
+// resolved from the root again, for longer than a run's wall ceiling.
+const (
+	maxPathBytes = 4096
+	maxNameBytes = 255
+)
+
+// ErrPathTooLong is matched (errors.Is) by the refusal of a path argument longer than 4096
+// bytes, or holding a name longer than 255 bytes.
+var ErrPathTooLong = errors.New("path too long")
+
+// shortQuote quotes p for a message, cut to its first 64 bytes (a refused path may be long).
+func shortQuote(p string) string {
+	const keep = 64
+	if len(p) <= keep {
+		return strconv.Quote(p)
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return strconv.Quote(p[:cut]) + "…"
+}
+
+// checkPathLength refuses a path argument over maxPathBytes, or with a name over
+// maxNameBytes, before anything else looks at it.
+func checkPathLength(p string) error {
+	if len(p) > maxPathBytes {
+		return fmt.Errorf("%w: path %s is %d bytes, over the limit of %d bytes for a path", ErrPathTooLong, shortQuote(p), len(p), maxPathBytes)
+	}
+	for rest := p; rest != ""; {
+		name, after, _ := strings.Cut(rest, "/")
+		if len(name) > maxNameBytes {
+			return fmt.Errorf("%w: path %s has a name of %d bytes, over the limit of %d bytes for one name", ErrPathTooLong, shortQuote(p), len(name), maxNameBytes)
+		}
+		rest = after
+	}
+	return nil
+}
+
 // cleanPath turns a tool's path argument into a clean root-relative name for os.Root, or
 // refuses it. "" and "." are the root.
 func cleanPath(p string) (string, error) {
 	if p == "" || p == "." {
 		return ".", nil
+	}
+	if err := checkPathLength(p); err != nil {
+		return "", err
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", fmt.Errorf("path %q contains a NUL byte", p)
