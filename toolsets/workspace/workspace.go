@@ -34,7 +34,9 @@
 // Limits: write_file writes at most Options.MaxFileBytes per file (default 16 MiB, the
 // read_file limit) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
 // call and every sub-call made on its behalf, such as all the calls of one Code Mode program,
-// share the budget (see registry.Invocation.RootValue); a direct call has its own.
+// share the budget (see registry.Invocation.RootValue); a direct call has its own. Each file
+// or directory a write creates counts 4 KiB of the budget besides its content (the default
+// allows 65,536), so that empty files and directories are not free.
 //
 // Memory: under a run's memory budget (a Code Mode run's sub-calls each carry an account of it
 // in their context; see codemode.Options.SubCallMemory), read_file reserves twice the file's
@@ -87,7 +89,8 @@ const (
 type Options struct {
 	// MaxWriteBytes is how many bytes of content write_file may write in one run: one top-level
 	// call and every call made on its behalf (see the package documentation). Every write
-	// attempted counts, whether it succeeds or not. Zero means DefaultMaxWriteBytes (256 MiB).
+	// attempted counts, whether it succeeds or not, and each file or directory it creates
+	// counts 4 KiB besides its content. Zero means DefaultMaxWriteBytes (256 MiB).
 	MaxWriteBytes int64
 	// MaxFileBytes is the largest content write_file writes in one call. Zero means
 	// DefaultMaxFileBytes (16 MiB, the largest file read_file reads).
