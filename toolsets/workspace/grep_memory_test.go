@@ -33,7 +33,7 @@ func summary(res registry.Result) string {
 // 512MiB), so it is refused before it searches, naming the limit.
 func TestGrepMaxMatchesIsCapped(t *testing.T) {
 	f := newFixture(t)
-	writeFiles(t, f.dir, map[string]string{"lines.txt": strings.Repeat("\n", 2*maxGrepMatches)})
+	writeFiles(t, f.dir, map[string]string{"lines.txt": strings.Repeat("\n", maxGrepMatches+1)})
 	res := f.call(t, "grep", `{"pattern": "", "path": "lines.txt", "maxMatches": 1e9}`)
 	if !res.IsError || res.Err.Code != registry.CodeInvalidArgs || !strings.Contains(res.Err.Message, "maxMatches") ||
 		!strings.Contains(res.Err.Message, "10,000") {
@@ -58,6 +58,7 @@ func TestGrepMaxMatchesIsCapped(t *testing.T) {
 // what the result actually retains. Before, only each file's size was reserved, while it was
 // searched: matches of a file of empty lines were held for nothing.
 func TestGrepReservesItsMatches(t *testing.T) {
+	const n = 2000 // enough to measure; few enough to be quick under -race
 	f := newFixture(t)
 	for _, c := range []struct{ name, line string }{
 		{"empty", ""},
@@ -65,22 +66,22 @@ func TestGrepReservesItsMatches(t *testing.T) {
 		{"long", strings.Repeat("é", 600)}, // cut to 500 characters, 1000 bytes
 	} {
 		name := "lines/some/dir/" + c.name + ".txt"
-		writeFiles(t, f.dir, map[string]string{name: strings.Repeat(c.line+"\n", maxGrepMatches)})
+		writeFiles(t, f.dir, map[string]string{name: strings.Repeat(c.line+"\n", n)})
 		b := membudget.New(256 * mib)
 		a := b.Open()
 		before := retainedHeap()
 		res := f.callIn(membudget.NewContext(context.Background(), a), "grep",
-			fmt.Sprintf(`{"pattern": "", "path": %q, "maxMatches": %d}`, name, maxGrepMatches))
+			fmt.Sprintf(`{"pattern": "", "path": %q, "maxMatches": %d}`, name, n))
 		retained := retainedHeap() - before
-		if res.IsError || res.Value.Lookup("matches").Len() != maxGrepMatches {
+		if res.IsError || res.Value.Lookup("matches").Len() != n {
 			t.Fatalf("%s: %v", c.name, res.Err)
 		}
 		runtime.KeepAlive(res)
 		reserved := held(b)
-		t.Logf("%s lines: %d matches retain %s (%d bytes a match), %s reserved", c.name, maxGrepMatches,
-			membudget.Size(retained), retained/maxGrepMatches, membudget.Size(reserved))
+		t.Logf("%s lines: %d matches retain %s (%d bytes a match), %s reserved", c.name, n,
+			membudget.Size(retained), retained/n, membudget.Size(reserved))
 		if reserved < retained {
-			t.Errorf("%s lines: %d matches retain %d bytes, but only %d were reserved", c.name, maxGrepMatches, retained, reserved)
+			t.Errorf("%s lines: %d matches retain %d bytes, but only %d were reserved", c.name, n, retained, reserved)
 		}
 		if reserved > 4*retained {
 			t.Errorf("%s lines: %d bytes reserved for a result retaining %d: the estimate is far off", c.name, reserved, retained)

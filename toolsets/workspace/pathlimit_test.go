@@ -9,12 +9,13 @@ import (
 	"time"
 )
 
-// pathArgs is a call of each tool that takes a path, with p as that path.
-func pathArgs(p string) map[string]string {
+// pathArgs is a call of each tool that takes a path, with p as that path; write_file creates
+// the missing directories when createDirs.
+func pathArgs(p string, createDirs bool) map[string]string {
 	q := fmt.Sprintf("%q", p)
 	return map[string]string{
 		"read_file":  `{"path": ` + q + `}`,
-		"write_file": `{"path": ` + q + `, "content": "x", "createDirs": true}`,
+		"write_file": fmt.Sprintf(`{"path": %s, "content": "x", "createDirs": %v}`, q, createDirs),
 		"list_dir":   `{"path": ` + q + `}`,
 		"stat":       `{"path": ` + q + `}`,
 		"glob":       `{"pattern": "*", "path": ` + q + `}`,
@@ -36,7 +37,7 @@ func TestOverlongPathsAreRefused(t *testing.T) {
 		{"long name at the end", strings.Repeat("n", 300), `has a name of 300 bytes, over the limit of 255 bytes for one name`},
 		{"20,000 components", strings.Repeat("e/", 20000), `is 40000 bytes, over the limit of 4096 bytes for a path`},
 	} {
-		for tool, args := range pathArgs(c.path) {
+		for tool, args := range pathArgs(c.path, true) {
 			start := time.Now()
 			res := f.call(t, tool, args)
 			if !res.IsError || !strings.Contains(res.Err.Message, c.want) || !strings.HasPrefix(res.Err.Message, "path too long: ") {
@@ -59,16 +60,16 @@ func TestOverlongPathsAreRefused(t *testing.T) {
 		t.Fatalf("cleanPath error %v does not match ErrPathTooLong", err)
 	}
 
-	// At the limits, paths are used.
+	// At the limits, paths are used (this one names nothing: its first directory is missing).
 	name := strings.Repeat("n", maxNameBytes)
 	if res := f.call(t, "write_file", `{"path": "`+name+`", "content": "x"}`); res.IsError {
 		t.Fatalf("a name of 255 bytes: %v", res.Err)
 	}
 	long := strings.Repeat("d/", maxPathBytes/2-1) + "ff"
-	for tool, args := range pathArgs(long) {
+	for tool, args := range pathArgs(long, false) {
 		res := f.callIn(context.Background(), tool, args)
-		if res.IsError && strings.Contains(res.Err.Message, "too long") {
-			t.Fatalf("%s of a path of 4096 bytes: %v", tool, res.Err)
+		if !res.IsError || strings.Contains(res.Err.Message, "too long") || !strings.Contains(res.Err.Message, `"d/d/d/`) {
+			t.Fatalf("%s of a path of 4096 bytes: got %v, want an error naming the missing file", tool, res.Err)
 		}
 	}
 }
