@@ -44,15 +44,60 @@ const (
 	matchFixedBytes = 320
 	matchTextCopies = 3
 	matchPathCopies = 2
-	// matchReserveChunk is how much grep reserves at a time for the matches it is about to
-	// hold: reservations under membudget.MinReserve are not counted, and one per match would
-	// take the budget's lock per line.
-	matchReserveChunk = membudget.MinReserve
 )
 
 // matchCost is the estimated memory of one match of path with line text (see matchFixedBytes).
 func matchCost(path, text string) int64 {
 	return matchFixedBytes + matchPathCopies*int64(len(path)) + matchTextCopies*int64(len(text))
+}
+
+// Memory of glob's paths, for their reservation. Measured on amd64, a path retains about 40
+// bytes (its item in the matches slice, in the items and in the result's array) plus twice its
+// length (the path, and its line of the rendering); the estimate adds a third copy and rounds
+// the fixed part up.
+const (
+	pathFixedBytes = 64
+	pathCopies     = 3
+)
+
+// pathCost is the estimated memory of one path glob returns (see pathFixedBytes).
+func pathCost(p string) int64 { return pathFixedBytes + pathCopies*int64(len(p)) }
+
+// resultReservation reserves, from the run's memory budget, for the items a search tool
+// (grep's matches, glob's paths) is about to hold, before it holds each one. It reserves a
+// chunk at a time: reservations under membudget.MinReserve are not counted, and one per item
+// would take the budget's lock per item. What it reserved is held until the call's account is
+// closed (the result handed over), less what releaseUnused returns.
+type resultReservation struct {
+	ctx            context.Context
+	reserved, used int64 // reserved from the budget; the estimated memory of the items held
+	count          int   // items held
+}
+
+// hold reserves n bytes for one more item of kind ("matches", "paths"), the search being of
+// shown, before the item is held; a refusal names the items held so far.
+func (r *resultReservation) hold(shown, kind string, n int64) error {
+	if r.used+n > r.reserved {
+		chunk := max(membudget.MinReserve, r.used+n-r.reserved)
+		what := fmt.Sprintf("the %d %s found so far hold %s", r.count, kind, membudget.Size(r.used))
+		if err := reserveFor(r.ctx, "search", shown, what, chunk); err != nil {
+			return err
+		}
+		r.reserved += chunk
+	}
+	r.used += n
+	r.count++
+	return nil
+}
+
+// releaseUnused returns the part of the reservation that no item took; all of it when the
+// items take less than membudget.MinReserve, which the budget does not count.
+func (r *resultReservation) releaseUnused() {
+	if r.used < membudget.MinReserve {
+		membudget.Release(r.ctx, r.reserved)
+	} else {
+		membudget.Release(r.ctx, r.reserved-r.used)
+	}
 }
 
 // skipDir reports whether a walk skips directory entry name: .git and node_modules are skipped
@@ -135,6 +180,7 @@ func (w *Workspace) globTool() registry.Tool {
 			}
 			var matches []string
 			truncated := false
+			held := resultReservation{ctx: ctx}
 			err = fs.WalkDir(walkFS{w}, base, func(p string, d fs.DirEntry, err error) error {
 				if cerr := ctx.Err(); cerr != nil {
 					return context.Cause(ctx)
@@ -157,6 +203,9 @@ func (w *Workspace) globTool() registry.Tool {
 						truncated = true
 						return fs.SkipAll
 					}
+					if err := held.hold(cmp.Or(shown, "."), "paths", pathCost(p)); err != nil {
+						return err
+					}
 					matches = append(matches, p)
 				}
 				if d.IsDir() && !g.mayMatchUnder(rel) {
@@ -167,6 +216,7 @@ func (w *Workspace) globTool() registry.Tool {
 			if err != nil {
 				return jsonv.Value{}, err
 			}
+			held.releaseUnused()
 			sort.Strings(matches)
 			items := make([]jsonv.Value, len(matches))
 			for i, m := range matches {
@@ -253,7 +303,7 @@ func (w *Workspace) grepTool() registry.Tool {
 				return jsonv.Value{}, err
 			}
 
-			s := &grepSearch{ctx: ctx, w: w, re: re, limit: limit}
+			s := &grepSearch{ctx: ctx, w: w, re: re, limit: limit, held: resultReservation{ctx: ctx}}
 			if !isDir {
 				if err := s.file(base, shown); err != nil {
 					return jsonv.Value{}, err
@@ -296,7 +346,7 @@ func (w *Workspace) grepTool() registry.Tool {
 					return jsonv.Value{}, err
 				}
 			}
-			s.releaseUnused()
+			s.held.releaseUnused()
 			return jsonv.ObjectValue(
 				member("matches", jsonv.ArrayValue(s.matches...)),
 				member("truncated", jsonv.BoolValue(s.truncated)),
@@ -322,35 +372,7 @@ type grepSearch struct {
 	limit     int
 	matches   []jsonv.Value
 	truncated bool
-	// reserved is what has been reserved for the matches, held until the call's account is
-	// closed (the result handed over); used is the estimated memory of the matches held.
-	reserved, used int64
-}
-
-// hold reserves for one more match of name with line text before it is held, a chunk at a
-// time (see matchReserveChunk). shown names the file for a refusal.
-func (s *grepSearch) hold(shown, name, text string) error {
-	n := matchCost(name, text)
-	if s.used+n > s.reserved {
-		chunk := max(matchReserveChunk, s.used+n-s.reserved)
-		what := fmt.Sprintf("the %d matches found so far hold %s", len(s.matches), membudget.Size(s.used))
-		if err := reserveFor(s.ctx, "search", shown, what, chunk); err != nil {
-			return err
-		}
-		s.reserved += chunk
-	}
-	s.used += n
-	return nil
-}
-
-// releaseUnused returns the part of the matches' reservation that no match took; all of it
-// when the matches take less than membudget.MinReserve, which the budget does not count.
-func (s *grepSearch) releaseUnused() {
-	if s.used < membudget.MinReserve {
-		membudget.Release(s.ctx, s.reserved)
-	} else {
-		membudget.Release(s.ctx, s.reserved-s.used)
-	}
+	held      resultReservation // for the matches
 }
 
 // file searches one file (clean, root-relative name). Files that are too large, binary or not
@@ -415,7 +437,7 @@ func (s *grepSearch) file(name, shown string) error {
 			return nil
 		}
 		text := cutLine(line)
-		if err := s.hold(cmp.Or(shown, name), name, text); err != nil {
+		if err := s.held.hold(cmp.Or(shown, name), "matches", matchCost(name, text)); err != nil {
 			return err
 		}
 		s.matches = append(s.matches, jsonv.ObjectValue(

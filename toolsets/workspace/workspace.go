@@ -43,8 +43,9 @@
 // size (the text, and its rendering for the model) after fstat and before reading, grep the
 // size of each file while it searches it and, before holding each match, an estimate of the
 // match's memory (320 bytes, twice its path and three times its text, which is cut to 500
-// characters) until the result is handed over, and list_dir its entries batch by batch as it
-// reads them. grep's maxMatches is at most 10,000 (its schema's maximum). A reservation waits while earlier calls hold the budget and fails, naming the sizes,
+// characters) until the result is handed over, glob each path it returns (64 bytes and three
+// times the path) before holding it, and list_dir its entries batch by batch as it reads them.
+// grep's maxMatches is at most 10,000 (its schema's maximum), as are glob's paths. A reservation waits while earlier calls hold the budget and fails, naming the sizes,
 // when it could never fit. read_file reads into one buffer of the file's size and returns that
 // buffer as the text, without copying it.
 package workspace
