@@ -27,7 +27,7 @@ func TestRunMaxWrite(t *testing.T) {
 			ws := filepath.Join(dir, "ws")
 			for range 2 { // the second run has a budget of its own
 				code, out, errOut := invoke(t, "", "run", "--isolation", isolation, "--workspace", ws, "--max-write", "10", filepath.Join(dir, "prog.ts"))
-				want := "a.txt 6\nb.txt cannot write \"b.txt\": writing 6 bytes and creating 1 file or directory (4 KiB each) would exceed the write budget of 10 bytes per run (6 bytes used so far in this run)\n"
+				want := "a.txt 6\nb.txt cannot write \"b.txt\": writing 6 bytes and creating 1 file or directory (4 KiB) would exceed the write budget of 10 bytes per run (6 bytes used so far in this run)\n"
 				if code != exitOK || out != want {
 					t.Fatalf("exit %d, stdout %q, stderr %q; want stdout %q", code, out, errOut, want)
 				}

@@ -17,7 +17,7 @@ func TestWriteBudgetCountsCreatedFilesAndDirectories(t *testing.T) {
 	f.program(t)
 	runCases(t, f, []toolCase{
 		{name: "empty files", tool: "program", args: `{"writes":[["e1",""],["e2",""],["e3",""],["e4",""]]}`,
-			want: `[0,0,0,"error: cannot write \"e4\": writing 0 bytes and creating 1 file or directory (4 KiB each) would exceed the write budget of 12 KiB per run (12 KiB used so far in this run)"]`},
+			want: `[0,0,0,"error: cannot write \"e4\": writing 0 bytes and creating 1 file or directory (4 KiB) would exceed the write budget of 12 KiB per run (12 KiB used so far in this run)"]`},
 		{name: "replacing files", tool: "program", args: `{"writes":[["e1","x"],["e1","y"],["e2",""],["e3","z"]]}`,
 			want: `[1,1,0,1]`},
 	})

@@ -43,7 +43,7 @@ func (w *Workspace) charge(inv *registry.Invocation, shown string, n int64, crea
 		what := "writing " + sizeText(n)
 		switch {
 		case created == 1:
-			what += fmt.Sprintf(" and creating 1 file or directory (%s each)", sizeText(createCost))
+			what += fmt.Sprintf(" and creating 1 file or directory (%s)", sizeText(createCost))
 		case created > 1:
 			what += fmt.Sprintf(" and creating %d files or directories (%s each)", created, sizeText(createCost))
 		}
