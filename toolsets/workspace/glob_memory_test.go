@@ -50,8 +50,8 @@ func TestGlobReservesItsMatches(t *testing.T) {
 		if res.IsError {
 			t.Log(res.Err.Message)
 		}
-		if (!res.IsError || !strings.Contains(res.Err.Message, `cannot search ".": the `) ||
-			!strings.Contains(res.Err.Message, "paths found so far hold") || !strings.Contains(res.Err.Message, "over this run's memory budget of 256 KiB")) {
+		if !res.IsError || !strings.Contains(res.Err.Message, `cannot search ".": the `) ||
+			!strings.Contains(res.Err.Message, "paths found so far hold") || !strings.Contains(res.Err.Message, "over this run's memory budget of 256 KiB") {
 			t.Fatalf("glob over the budget: %v", res.Err)
 		}
 	}
