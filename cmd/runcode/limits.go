@@ -49,7 +49,7 @@ func (l *limits) register(fs *flag.FlagSet) {
 	if l.maxWrite == 0 {
 		l.maxWrite = workspace.DefaultMaxWriteBytes
 	}
-	fs.Var(&l.maxWrite, "max-write", "bytes the workspace tools may write in one run, in bytes or KiB/MiB/GiB")
+	fs.Var(&l.maxWrite, "max-write", "bytes the workspace tools may write in one run (each file or directory created counts 4 KiB), in bytes or KiB/MiB/GiB")
 	fs.BoolVar(&l.typecheck, "typecheck", false, "typecheck each program against the SDK with tsc before it runs; type errors fail the run (kind typecheck) before any tool is called")
 }
 

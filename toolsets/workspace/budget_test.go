@@ -42,6 +42,7 @@ func (f *fixture) program(t *testing.T) {
 // fix nothing limited what a program wrote (1,000 MiB in 2.6 s).
 func TestWriteBudgetPerRun(t *testing.T) {
 	f := newFixtureWith(t, Options{MaxWriteBytes: 10})
+	writeFiles(t, f.dir, map[string]string{"p1": "", "p2": "", "p3": ""}) // replaced: no file is created
 	f.program(t)
 	runCases(t, f, []toolCase{
 		{name: "first program within budget", tool: "program", args: `{"writes":[["p1","12345"],["p2","12345"]]}`,
@@ -49,7 +50,7 @@ func TestWriteBudgetPerRun(t *testing.T) {
 		{name: "second program within budget", tool: "program", args: `{"writes":[["p1","123456"],["p2","1234"]]}`,
 			want: `[6,4]`},
 		{name: "program over budget", tool: "program", args: `{"writes":[["p1","123456"],["p2","12345"],["p3","1234"]]}`,
-			want: `[6,"error: cannot write \"p2\": writing 5 bytes would exceed the write budget of 10 bytes per run (6 bytes written so far in this run)",4]`},
+			want: `[6,"error: cannot write \"p2\": writing 5 bytes would exceed the write budget of 10 bytes per run (6 bytes used so far in this run)",4]`},
 	})
 	if data, _ := os.ReadFile(filepath.Join(f.dir, "p2")); string(data) != "1234" {
 		t.Fatalf("p2 = %q, want the second program's content", data)
@@ -59,11 +60,12 @@ func TestWriteBudgetPerRun(t *testing.T) {
 // A direct call (not made on behalf of a program) has a budget of its own.
 func TestWriteBudgetDirectCall(t *testing.T) {
 	f := newFixtureWith(t, Options{MaxWriteBytes: 10})
+	writeFiles(t, f.dir, map[string]string{"d": ""})
 	runCases(t, f, []toolCase{
 		{name: "within", tool: "write_file", args: `{"path":"d","content":"123456789"}`, want: `{"path":"d","bytesWritten":9}`},
 		{name: "within again", tool: "write_file", args: `{"path":"d","content":"1234567890"}`, want: `{"path":"d","bytesWritten":10}`},
 		{name: "over", tool: "write_file", args: `{"path":"d","content":"12345678901"}`,
-			wantErr: `cannot write "d": writing 11 bytes would exceed the write budget of 10 bytes per run (0 bytes written so far in this run)`},
+			wantErr: `cannot write "d": writing 11 bytes would exceed the write budget of 10 bytes per run (0 bytes used so far in this run)`},
 	})
 }
 

@@ -232,7 +232,7 @@ func (w *Workspace) writeFileTool() registry.Tool {
 		Name: "write_file",
 		Description: "Write a UTF-8 text file in the workspace, creating it or replacing its whole content atomically (a failed write leaves the old content). " +
 			"The parent directory must exist unless createDirs is true. " +
-			fmt.Sprintf("Refuses anything but a regular file, symbolic links, files with more than one hard link, content that is not valid UTF-8, content over %s, and writes past the run's write budget (%s in all).",
+			fmt.Sprintf("Refuses anything but a regular file, symbolic links, files with more than one hard link, content that is not valid UTF-8, content over %s, and writes past the run's write budget (%s in all; each file or directory created counts 4 KiB besides its content).",
 				sizeText(w.opts.MaxFileBytes), sizeText(w.opts.MaxWriteBytes)),
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
@@ -270,11 +270,20 @@ func (w *Workspace) writeFileTool() registry.Tool {
 			if err != nil {
 				return jsonv.Value{}, err
 			}
-			if err := w.charge(inv, shown, int64(len(content))); err != nil {
-				return jsonv.Value{}, err
+			// A new file, and each directory createDirs makes, counts createCost too.
+			created := 0
+			if old == nil {
+				created++
 			}
 			dir := path.Dir(name)
-			if inv.Arguments.Lookup("createDirs").AsBool() && dir != "." {
+			createDirs := inv.Arguments.Lookup("createDirs").AsBool() && dir != "."
+			if createDirs {
+				created += w.missingDirs(dir)
+			}
+			if err := w.charge(inv, shown, int64(len(content)), created); err != nil {
+				return jsonv.Value{}, err
+			}
+			if createDirs {
 				if err := w.root.MkdirAll(dir, 0o755); err != nil {
 					return jsonv.Value{}, fsError("create directory", dir, "no such directory", err)
 				}

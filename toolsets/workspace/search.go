@@ -22,11 +22,83 @@ import (
 const (
 	// maxGlobMatches caps the matches glob returns.
 	maxGlobMatches = 10000
+	// maxGrepMatches is the largest maxMatches grep accepts (its schema's maximum), glob's cap
+	// too. Every match is held in the host until the result is handed over (about 220 bytes
+	// plus twice its text, see matchCost), so an uncapped maxMatches let one grep of "" over a
+	// file of empty lines hold 1.35 GB for 2 MiB of newlines. 10,000 lines is already more than
+	// a model can read in one result; a program that wants more narrows the path or glob.
+	maxGrepMatches = 10000
 	// defaultMaxGrepMatches is grep's maxMatches when the caller gives none.
 	defaultMaxGrepMatches = 1000
 	// maxLineChars is the longest line text grep returns, in characters.
 	maxLineChars = 500
 )
+
+// Memory of grep's matches, for their reservation (see grepSearch.hold). Measured on amd64,
+// a match retains about 220 bytes (the object of three members, the boxed path, line and
+// text, its item in the matches slice and in the result's array) plus 2.06 times its text
+// (the text, and its line of the rendering for the model, which also repeats the path). The
+// estimate adds a third copy of the text and a second of the path for the rendering's
+// buffer, which grows by doubling, and rounds the fixed part up.
+const (
+	matchFixedBytes = 320
+	matchTextCopies = 3
+	matchPathCopies = 2
+)
+
+// matchCost is the estimated memory of one match of path with line text (see matchFixedBytes).
+func matchCost(path, text string) int64 {
+	return matchFixedBytes + matchPathCopies*int64(len(path)) + matchTextCopies*int64(len(text))
+}
+
+// Memory of glob's paths, for their reservation. Measured on amd64, a path retains about 40
+// bytes (its item in the matches slice, in the items and in the result's array) plus twice its
+// length (the path, and its line of the rendering); the estimate adds a third copy and rounds
+// the fixed part up.
+const (
+	pathFixedBytes = 64
+	pathCopies     = 3
+)
+
+// pathCost is the estimated memory of one path glob returns (see pathFixedBytes).
+func pathCost(p string) int64 { return pathFixedBytes + pathCopies*int64(len(p)) }
+
+// resultReservation reserves, from the run's memory budget, for the items a search tool
+// (grep's matches, glob's paths) is about to hold, before it holds each one. It reserves a
+// chunk at a time: reservations under membudget.MinReserve are not counted, and one per item
+// would take the budget's lock per item. What it reserved is held until the call's account is
+// closed (the result handed over), less what releaseUnused returns.
+type resultReservation struct {
+	ctx            context.Context
+	reserved, used int64 // reserved from the budget; the estimated memory of the items held
+	count          int   // items held
+}
+
+// hold reserves n bytes for one more item of kind ("matches", "paths"), the search being of
+// shown, before the item is held; a refusal names the items held so far.
+func (r *resultReservation) hold(shown, kind string, n int64) error {
+	if r.used+n > r.reserved {
+		chunk := max(membudget.MinReserve, r.used+n-r.reserved)
+		what := fmt.Sprintf("the %d %s found so far hold %s", r.count, kind, membudget.Size(r.used))
+		if err := reserveFor(r.ctx, "search", shown, what, chunk); err != nil {
+			return err
+		}
+		r.reserved += chunk
+	}
+	r.used += n
+	r.count++
+	return nil
+}
+
+// releaseUnused returns the part of the reservation that no item took; all of it when the
+// items take less than membudget.MinReserve, which the budget does not count.
+func (r *resultReservation) releaseUnused() {
+	if r.used < membudget.MinReserve {
+		membudget.Release(r.ctx, r.reserved)
+	} else {
+		membudget.Release(r.ctx, r.reserved-r.used)
+	}
+}
 
 // skipDir reports whether a walk skips directory entry name: .git and node_modules are skipped
 // unless the glob (possibly nil) names them explicitly.
@@ -108,6 +180,7 @@ func (w *Workspace) globTool() registry.Tool {
 			}
 			var matches []string
 			truncated := false
+			held := resultReservation{ctx: ctx}
 			err = fs.WalkDir(walkFS{w}, base, func(p string, d fs.DirEntry, err error) error {
 				if cerr := ctx.Err(); cerr != nil {
 					return context.Cause(ctx)
@@ -130,6 +203,9 @@ func (w *Workspace) globTool() registry.Tool {
 						truncated = true
 						return fs.SkipAll
 					}
+					if err := held.hold(cmp.Or(shown, "."), "paths", pathCost(p)); err != nil {
+						return err
+					}
 					matches = append(matches, p)
 				}
 				if d.IsDir() && !g.mayMatchUnder(rel) {
@@ -140,6 +216,7 @@ func (w *Workspace) globTool() registry.Tool {
 			if err != nil {
 				return jsonv.Value{}, err
 			}
+			held.releaseUnused()
 			sort.Strings(matches)
 			items := make([]jsonv.Value, len(matches))
 			for i, m := range matches {
@@ -160,7 +237,8 @@ func (w *Workspace) grepTool() registry.Tool {
 			"Returns one match per matching line with its path (relative to the workspace root), 1-based line number and text; " +
 			"a line longer than 500 characters is cut to its first 500 characters in text. " +
 			"Binary files (containing NUL bytes), files that are not valid UTF-8 or whose names are not, files over 16 MiB, special files (named pipes, devices, sockets), symbolic links met while walking, and .git and node_modules directories are skipped. " +
-			"Stops after maxMatches matches (default 1000) and sets truncated.",
+			"Stops after maxMatches matches (default 1000, at most 10,000) and sets truncated. " +
+			"Under a run's memory budget the matches are reserved as they are found, and a search whose matches could never fit fails naming the sizes.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {
@@ -168,7 +246,7 @@ func (w *Workspace) grepTool() registry.Tool {
 				"path": {"type": "string", "description": "File or directory to search, relative to the workspace root. Defaults to the root."},
 				"glob": {"type": "string", "description": "Only search files whose path relative to the searched directory matches this glob pattern (same syntax as the glob tool), e.g. **/*.go."},
 				"ignoreCase": {"type": "boolean", "description": "Match letters case-insensitively. Defaults to false."},
-				"maxMatches": {"type": "integer", "minimum": 1, "description": "Maximum number of matches to return. Defaults to 1000."}
+				"maxMatches": {"type": "integer", "minimum": 1, "maximum": 10000, "description": "Maximum number of matches to return, at most 10,000 (narrow the path or glob to see more). Defaults to 1000."}
 			},
 			"required": ["pattern"],
 			"additionalProperties": false
@@ -225,7 +303,7 @@ func (w *Workspace) grepTool() registry.Tool {
 				return jsonv.Value{}, err
 			}
 
-			s := &grepSearch{ctx: ctx, w: w, re: re, limit: limit}
+			s := &grepSearch{ctx: ctx, w: w, re: re, limit: limit, held: resultReservation{ctx: ctx}}
 			if !isDir {
 				if err := s.file(base, shown); err != nil {
 					return jsonv.Value{}, err
@@ -268,6 +346,7 @@ func (w *Workspace) grepTool() registry.Tool {
 					return jsonv.Value{}, err
 				}
 			}
+			s.held.releaseUnused()
 			return jsonv.ObjectValue(
 				member("matches", jsonv.ArrayValue(s.matches...)),
 				member("truncated", jsonv.BoolValue(s.truncated)),
@@ -293,6 +372,7 @@ type grepSearch struct {
 	limit     int
 	matches   []jsonv.Value
 	truncated bool
+	held      resultReservation // for the matches
 }
 
 // file searches one file (clean, root-relative name). Files that are too large, binary or not
@@ -356,10 +436,14 @@ func (s *grepSearch) file(name, shown string) error {
 			s.truncated = true
 			return nil
 		}
+		text := cutLine(line)
+		if err := s.held.hold(cmp.Or(shown, name), "matches", matchCost(name, text)); err != nil {
+			return err
+		}
 		s.matches = append(s.matches, jsonv.ObjectValue(
 			member("path", jsonv.StringValue(name)),
 			member("line", jsonv.Int(int64(lineNo))),
-			member("text", jsonv.StringValue(cutLine(line))),
+			member("text", jsonv.StringValue(text)),
 		))
 	}
 	return nil

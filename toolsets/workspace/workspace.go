@@ -6,7 +6,9 @@
 // os.Root opened on it. Every path argument is relative to the root and slash-separated ("" or
 // "." is the root itself). A path that is absolute, that climbs out with "..", or that reaches
 // outside the root through a symbolic link is refused with an error naming the path; directory
-// walks (glob, grep) go through the root and never follow symbolic links.
+// walks (glob, grep) go through the root and never follow symbolic links. A path longer than
+// 4096 bytes, or with a name longer than 255 bytes (Linux's PATH_MAX and NAME_MAX), is refused
+// before it is used (ErrPathTooLong).
 //
 // File types: the tools read, write and list only regular files and directories. Every open is
 // non-blocking and decided on the opened descriptor (fstat), so a named pipe, device or socket
@@ -32,13 +34,18 @@
 // Limits: write_file writes at most Options.MaxFileBytes per file (default 16 MiB, the
 // read_file limit) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
 // call and every sub-call made on its behalf, such as all the calls of one Code Mode program,
-// share the budget (see registry.Invocation.RootValue); a direct call has its own.
+// share the budget (see registry.Invocation.RootValue); a direct call has its own. Each file
+// or directory a write creates counts 4 KiB of the budget besides its content (the default
+// allows 65,536), so that empty files and directories are not free.
 //
 // Memory: under a run's memory budget (a Code Mode run's sub-calls each carry an account of it
 // in their context; see codemode.Options.SubCallMemory), read_file reserves twice the file's
 // size (the text, and its rendering for the model) after fstat and before reading, grep the
-// size of each file while it searches it, and list_dir its entries batch by batch as it reads
-// them. A reservation waits while earlier calls hold the budget and fails, naming the sizes,
+// size of each file while it searches it and, before holding each match, an estimate of the
+// match's memory (320 bytes, twice its path and three times its text, which is cut to 500
+// characters) until the result is handed over, glob each path it returns (64 bytes and three
+// times the path) before holding it, and list_dir its entries batch by batch as it reads them.
+// grep's maxMatches is at most 10,000 (its schema's maximum), as are glob's paths. A reservation waits while earlier calls hold the budget and fails, naming the sizes,
 // when it could never fit. read_file reads into one buffer of the file's size and returns that
 // buffer as the text, without copying it.
 package workspace
@@ -51,7 +58,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -81,7 +90,8 @@ const (
 type Options struct {
 	// MaxWriteBytes is how many bytes of content write_file may write in one run: one top-level
 	// call and every call made on its behalf (see the package documentation). Every write
-	// attempted counts, whether it succeeds or not. Zero means DefaultMaxWriteBytes (256 MiB).
+	// attempted counts, whether it succeeds or not, and each file or directory it creates
+	// counts 4 KiB besides its content. Zero means DefaultMaxWriteBytes (256 MiB).
 	MaxWriteBytes int64
 	// MaxFileBytes is the largest content write_file writes in one call. Zero means
 	// DefaultMaxFileBytes (16 MiB, the largest file read_file reads).
@@ -146,11 +156,56 @@ func (w *Workspace) Close() error { return w.root.Close() }
 // Root returns the absolute root directory.
 func (w *Workspace) Root() string { return w.dir }
 
+// The longest path a tool accepts and the longest name in it, in bytes: Linux's PATH_MAX and
+// NAME_MAX. os.Root resolves a path one name at a time, so the OS never sees the whole path
+// and would not refuse it; a path of 20,000 names made write_file create directories, each
+// resolved from the root again, for longer than a run's wall ceiling.
+const (
+	maxPathBytes = 4096
+	maxNameBytes = 255
+)
+
+// ErrPathTooLong is matched (errors.Is) by the refusal of a path argument longer than 4096
+// bytes, or holding a name longer than 255 bytes.
+var ErrPathTooLong = errors.New("path too long")
+
+// shortQuote quotes p for a message, cut to its first 64 bytes (a refused path may be long).
+func shortQuote(p string) string {
+	const keep = 64
+	if len(p) <= keep {
+		return strconv.Quote(p)
+	}
+	cut := keep
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return strconv.Quote(p[:cut]) + "…"
+}
+
+// checkPathLength refuses a path argument over maxPathBytes, or with a name over
+// maxNameBytes, before anything else looks at it.
+func checkPathLength(p string) error {
+	if len(p) > maxPathBytes {
+		return fmt.Errorf("%w: path %s is %d bytes, over the limit of %d bytes for a path", ErrPathTooLong, shortQuote(p), len(p), maxPathBytes)
+	}
+	for rest := p; rest != ""; {
+		name, after, _ := strings.Cut(rest, "/")
+		if len(name) > maxNameBytes {
+			return fmt.Errorf("%w: path %s has a name of %d bytes, over the limit of %d bytes for one name", ErrPathTooLong, shortQuote(p), len(name), maxNameBytes)
+		}
+		rest = after
+	}
+	return nil
+}
+
 // cleanPath turns a tool's path argument into a clean root-relative name for os.Root, or
 // refuses it. "" and "." are the root.
 func cleanPath(p string) (string, error) {
 	if p == "" || p == "." {
 		return ".", nil
+	}
+	if err := checkPathLength(p); err != nil {
+		return "", err
 	}
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", fmt.Errorf("path %q contains a NUL byte", p)

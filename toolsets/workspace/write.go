@@ -25,18 +25,46 @@ type writeBudget struct {
 // budgetKey keys a Workspace's writeBudget among a call tree's values.
 type budgetKey struct{ w *Workspace }
 
-// charge counts n more bytes against the budget of inv's run, or refuses them, without counting
-// them, when they would exceed it.
-func (w *Workspace) charge(inv *registry.Invocation, shown string, n int64) error {
+// createCost is what each file or directory write_file creates counts against the run's write
+// budget, besides its content: about what an inode and a block cost the file system. Without
+// it empty files and directories cost nothing, and a program could create millions of them;
+// with it, the default budget allows 65,536.
+const createCost = 4 << 10
+
+// charge counts n more bytes of content and created new files or directories (createCost each)
+// against the budget of inv's run, or refuses them, without counting them, when they would
+// exceed it.
+func (w *Workspace) charge(inv *registry.Invocation, shown string, n int64, created int) error {
 	b := inv.RootValue(budgetKey{w}, func() any { return new(writeBudget) }).(*writeBudget)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if limit := w.opts.MaxWriteBytes; n > limit-b.written {
-		return fmt.Errorf("cannot write %q: writing %s would exceed the write budget of %s per run (%s written so far in this run)",
-			shown, sizeText(n), sizeText(limit), sizeText(b.written))
+	cost := n + int64(created)*createCost
+	if limit := w.opts.MaxWriteBytes; cost > limit-b.written {
+		what := "writing " + sizeText(n)
+		switch {
+		case created == 1:
+			what += fmt.Sprintf(" and creating 1 file or directory (%s)", sizeText(createCost))
+		case created > 1:
+			what += fmt.Sprintf(" and creating %d files or directories (%s each)", created, sizeText(createCost))
+		}
+		return fmt.Errorf("cannot write %q: %s would exceed the write budget of %s per run (%s used so far in this run)",
+			shown, what, sizeText(limit), sizeText(b.written))
 	}
-	b.written += n
+	b.written += cost
 	return nil
+}
+
+// missingDirs returns how many of dir (clean, root-relative) and its ancestors do not exist:
+// the directories that creating dir would create.
+func (w *Workspace) missingDirs(dir string) int {
+	n := 0
+	for ; dir != "."; dir = path.Dir(dir) {
+		if _, err := w.root.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || isEscape(err) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // sizeText renders a byte count for messages: "16 MiB", "12 KiB" or "1234 bytes".
