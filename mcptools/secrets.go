@@ -5,9 +5,11 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
@@ -42,6 +44,16 @@ func newSecrets(src Source) *secrets {
 	}
 	for _, v := range src.Env {
 		add(v)
+	}
+	// Variables the command inherits by name are passed like env values ("*", the whole
+	// environment, is not a choice of secrets).
+	if len(src.Command) > 0 {
+		for _, kv := range os.Environ() {
+			name, v, _ := strings.Cut(kv, "=")
+			if slices.ContainsFunc(src.InheritEnv, func(p string) bool { return p != childenv.All && childenv.Matches(p, name) }) {
+				add(v)
+			}
+		}
 	}
 	// A URL may carry a credential too: its password and its query values.
 	if u, err := url.Parse(src.URL); err == nil && src.URL != "" {
