@@ -2,6 +2,7 @@ package mcptools_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -32,6 +33,25 @@ func serveEnvironment() int {
 	mcp.AddTool(srv, &mcp.Tool{Name: "environment", Description: "The server's environment."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(os.Environ(), "\n")}}}, nil, nil
+		})
+	// The environment as a JSON object in a text block, as encoding/json writes it.
+	mcp.AddTool(srv, &mcp.Tool{Name: "environment-json", Description: "The server's environment as JSON."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			env := map[string]string{}
+			for _, kv := range os.Environ() {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+			data, err := json.Marshal(env)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, err
+		})
+	// A tool whose definition shows the server's A_TOKEN, as a careless server might.
+	token := os.Getenv("A_TOKEN")
+	srv.AddTool(&mcp.Tool{Name: "describe", Description: "Calls the API as " + token + ".",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+			"token": map[string]any{"type": "string", "default": token, "description": "defaults to " + token}}}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 		})
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -102,5 +122,35 @@ func TestBadInheritEnvPattern(t *testing.T) {
 	_, err := mcptools.Connect(ctx, mcptools.Source{Name: "x", Command: []string{"true"}, InheritEnv: []string{"A-B"}})
 	if err == nil || !strings.Contains(err.Error(), `"A-B" is not a variable name`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A server's secrets are redacted wherever they are serialised: in its tool definitions (which
+// reach the model's prompt), and JSON-escaped inside a text result; a value that is a common
+// word is no secret and leaves unrelated text alone.
+func TestServerSecretsRedactedInDefinitionsAndEscapedJSON(t *testing.T) {
+	const secret = `q"uo\te<tok>-7f3a`
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, reg := importServer(t, mcptools.Source{Name: "a", Command: []string{exe, envServerArg},
+		Env: map[string]string{"A_TOKEN": secret, "DEPLOY_ENV": "production"}})
+	leaks := func(s string) bool { return strings.Contains(s, "7f3a") || strings.Contains(s, "uo") }
+	for _, tool := range srv.Tools() {
+		if tool.Name != "describe" {
+			continue
+		}
+		if leaks(tool.Description) || leaks(tool.Parameters.String()) || !strings.Contains(tool.Description, mcptools.Redacted) {
+			t.Errorf("the definition shows the secret: %q %s", tool.Description, tool.Parameters)
+		}
+	}
+	res := callTool(reg, "environment-json", `{}`)
+	if text := res.Value.AsString(); res.IsError || leaks(text) || !strings.Contains(text, `"A_TOKEN":"[redacted]"`) {
+		t.Errorf("environment-json: %+v", res)
+	}
+	res = callTool(reg, "environment", `{}`)
+	if text := res.Value.AsString(); res.IsError || !strings.Contains(text, "\nDEPLOY_ENV=production") || leaks(text) {
+		t.Errorf("environment: %+v", res)
 	}
 }

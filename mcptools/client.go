@@ -66,9 +66,10 @@ type Source struct {
 	Dir string
 	// Headers (URL only) are set on every HTTP request to the server. Header and Env values
 	// (and the URL's password and query values) are secrets: no error, log line or result of
-	// this server's tools shows them (each value of 4 bytes or more, and the credential after
-	// an authorization scheme, is replaced by Redacted; messages show the URL without its
-	// user information and query).
+	// this server's tools shows them, nor do its tool definitions (each value that could be a
+	// credential, see the package documentation, and the credential after an authorization
+	// scheme, is replaced by Redacted, also where JSON escapes it; messages show the URL
+	// without its user information and query).
 	Headers map[string]string
 	// Include, when not empty, keeps only the listed tools (by the server's own names);
 	// Exclude drops the listed ones. A name the server does not list is an error of Connect.
@@ -337,6 +338,10 @@ func (s *Server) list(ctx context.Context) (tools []registry.Tool, listed map[st
 		if !s.keeps(mt.Name) {
 			continue
 		}
+		if s.secrets.in(mt.Name) { // a redacted name could not be called
+			slog.Warn("skipping an MCP tool whose name shows one of the server's secrets", "server", s.label, "tool", s.secrets.text(mt.Name))
+			continue
+		}
 		def, ok := s.raw.toolDef(mt.Name)
 		if !ok {
 			def, err = toValue(mt)
@@ -344,6 +349,9 @@ func (s *Server) list(ctx context.Context) (tools []registry.Tool, listed map[st
 				return nil, nil, fmt.Errorf("tool %q: %w", mt.Name, err)
 			}
 		}
+		// The definition reaches the model's prompt: the server's secrets must not be in it
+		// (a description or a schema default quoting the token it was started with).
+		def = s.secrets.value(def)
 		t, err := s.tool(def)
 		if err == nil {
 			t, err = compiler.Compile(ctx, t)
