@@ -53,6 +53,13 @@ func serveEnvironment() int {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 		})
+	// A tool whose very name shows the server's NAMED_TOKEN.
+	if named := os.Getenv("NAMED_TOKEN"); named != "" {
+		mcp.AddTool(srv, &mcp.Tool{Name: "lookup-" + named, Description: "Named after a token."},
+			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+			})
+	}
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -135,9 +142,12 @@ func TestServerSecretsRedactedInDefinitionsAndEscapedJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, reg := importServer(t, mcptools.Source{Name: "a", Command: []string{exe, envServerArg},
-		Env: map[string]string{"A_TOKEN": secret, "DEPLOY_ENV": "production"}})
+		Env: map[string]string{"A_TOKEN": secret, "DEPLOY_ENV": "production", "NAMED_TOKEN": "tok7f3a9c2e1b"}})
 	leaks := func(s string) bool { return strings.Contains(s, "7f3a") || strings.Contains(s, "uo") }
 	for _, tool := range srv.Tools() {
+		if strings.HasPrefix(tool.Name, "lookup-") { // it is called by that name: left out, not renamed
+			t.Errorf("the tool whose name shows a secret is listed as %q", tool.Name)
+		}
 		if tool.Name != "describe" {
 			continue
 		}
