@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -44,19 +45,31 @@ type Source struct {
 	// the tool "memory.read_graph" that a program calls as tools.memory.read_graph. A Prefix
 	// goes before the tool's own name inside the namespace.
 	Namespace string
-	// Env (Command only) holds variables added to the environment the command inherits.
-	// Their values are secrets (see Headers).
+	// Env (Command only) holds variables set in the command's environment. Their values are
+	// secrets (see Headers).
+	//
+	// The command does not inherit the host's whole environment: it gets the host's PATH,
+	// HOME, USER, LOGNAME, SHELL, TERM, locale (LANG, LANGUAGE, LC_*), TZ and TMPDIR (the
+	// variables the official MCP SDKs pass, plus locale and temporary directory), those
+	// InheritEnv names, then HostEnv and Env. A token meant for one server thus never
+	// reaches another, whose results are not redacted for it.
 	Env map[string]string
-	// HostEnv (Command only) holds variables added like Env whose values are not secrets: the
+	// HostEnv (Command only) holds variables set like Env whose values are not secrets: the
 	// host's own bookkeeping, such as a guard against a server that starts its host again.
 	HostEnv map[string]string
+	// InheritEnv (Command only) names more of the host's environment variables the command
+	// gets: names ("NODE_OPTIONS"), prefixes ending in "*" ("AWS_*"), or "*" for the whole
+	// environment, secrets meant for other servers included. The values of the variables it
+	// names (other than through "*") are secrets like Env's.
+	InheritEnv []string
 	// Dir (Command only) is the command's working directory; empty means the current one.
 	Dir string
 	// Headers (URL only) are set on every HTTP request to the server. Header and Env values
 	// (and the URL's password and query values) are secrets: no error, log line or result of
-	// this server's tools shows them (each value of 4 bytes or more, and the credential after
-	// an authorization scheme, is replaced by Redacted; messages show the URL without its
-	// user information and query).
+	// this server's tools shows them, nor do its tool definitions (each value that could be a
+	// credential, see the package documentation, and the credential after an authorization
+	// scheme, is replaced by Redacted, also where JSON escapes it; messages show the URL
+	// without its user information and query).
 	Headers map[string]string
 	// Include, when not empty, keeps only the listed tools (by the server's own names);
 	// Exclude drops the listed ones. A name the server does not list is an error of Connect.
@@ -114,7 +127,7 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		return nil, errors.New("MCP source: set either a command or a URL, not both")
 	case len(src.Command) > 0 && len(src.Headers) > 0:
 		return nil, errors.New("MCP source: headers need a URL, not a command")
-	case src.URL != "" && (len(src.Env)+len(src.HostEnv) > 0 || src.Dir != ""):
+	case src.URL != "" && (len(src.Env)+len(src.HostEnv)+len(src.InheritEnv) > 0 || src.Dir != ""):
 		return nil, errors.New("MCP source: env and dir need a command, not a URL")
 	case len(src.Command) > 0:
 		if s.src.Name == "" {
@@ -123,15 +136,13 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " "))
 		cmd := exec.Command(src.Command[0], src.Command[1:]...)
 		cmd.Dir = src.Dir
-		if len(src.Env)+len(src.HostEnv) > 0 {
-			cmd.Env = os.Environ()
-			for k, v := range src.HostEnv {
-				cmd.Env = append(cmd.Env, k+"="+v)
-			}
-			for k, v := range src.Env {
-				cmd.Env = append(cmd.Env, k+"="+v)
+		for _, p := range src.InheritEnv {
+			if err := childenv.CheckPattern(p); err != nil {
+				return nil, fmt.Errorf("%s: inheritEnv: %v", s.label, err)
 			}
 		}
+		// Never nil: a nil Env would hand the command the host's whole environment.
+		cmd.Env = childenv.Build(os.Environ(), src.InheritEnv, src.HostEnv, src.Env)
 		s.stderr = &tail{max: 2048}
 		cmd.Stderr = s.stderr
 		s.raw = &tap{wanted: map[string][]byte{}, pending: map[jsonrpc.ID]string{}, toolDefs: map[string]jsonv.Value{}}
@@ -327,6 +338,10 @@ func (s *Server) list(ctx context.Context) (tools []registry.Tool, listed map[st
 		if !s.keeps(mt.Name) {
 			continue
 		}
+		if s.secrets.in(mt.Name) { // a redacted name could not be called
+			slog.Warn("skipping an MCP tool whose name shows one of the server's secrets", "server", s.label, "tool", s.secrets.text(mt.Name))
+			continue
+		}
 		def, ok := s.raw.toolDef(mt.Name)
 		if !ok {
 			def, err = toValue(mt)
@@ -334,6 +349,9 @@ func (s *Server) list(ctx context.Context) (tools []registry.Tool, listed map[st
 				return nil, nil, fmt.Errorf("tool %q: %w", mt.Name, err)
 			}
 		}
+		// The definition reaches the model's prompt: the server's secrets must not be in it
+		// (a description or a schema default quoting the token it was started with).
+		def = s.secrets.value(def)
 		t, err := s.tool(def)
 		if err == nil {
 			t, err = compiler.Compile(ctx, t)

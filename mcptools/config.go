@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/jsonv"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
@@ -65,7 +66,9 @@ func LoadConfig(file string) ([]Source, error) {
 //
 //   - "type": "stdio", "http" or "streamable-http" (optional: the keys say which); "sse", the
 //     older HTTP+SSE transport, is not supported;
-//   - stdio: "command" (required), "args" (strings), "env" (an object of strings), "cwd";
+//   - stdio: "command" (required), "args" (strings), "env" (an object of strings), "cwd",
+//     "inheritEnv" (true, false, or variable names and "PREFIX_*" patterns: see
+//     Source.InheritEnv; the command gets a minimal environment plus "env" otherwise);
 //   - streamable HTTP: "url" (required), "headers" (an object of strings);
 //   - runcode's own: "namespace" (true, the default: the server's name; false: its tools at
 //     the top level; a string: that namespace), "include" and "exclude" (tool names),
@@ -198,6 +201,8 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 			args, err = strs(m.Key, m.Value)
 		case "env":
 			src.Env, err = secretMap(m.Key, m.Value)
+		case "inheritEnv":
+			src.InheritEnv, err = inheritEnv(m.Value, fail)
 		case "cwd":
 			if src.Dir, err = str(m.Key, m.Value); err == nil && src.Dir != "" && !filepath.IsAbs(src.Dir) {
 				src.Dir = filepath.Join(dir, src.Dir)
@@ -251,7 +256,7 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 				}
 			}
 		default:
-			err = fail(m.Key, "unknown key (known: type, command, args, env, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe)")
+			err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe)")
 		}
 		if err != nil {
 			return Source{}, err
@@ -268,8 +273,8 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 		return Source{}, fail("type", `is "stdio" but the entry has a "url"`)
 	case command != "" && len(src.Headers) > 0:
 		return Source{}, fail("headers", `need a "url"; a stdio server takes "env"`)
-	case src.URL != "" && (len(src.Env) > 0 || src.Dir != "" || args != nil):
-		return Source{}, fail("", `"args", "env" and "cwd" need a "command", not a "url"`)
+	case src.URL != "" && (len(src.Env) > 0 || src.Dir != "" || args != nil || src.InheritEnv != nil):
+		return Source{}, fail("", `"args", "env", "inheritEnv" and "cwd" need a "command", not a "url"`)
 	}
 	if command != "" {
 		if strings.ContainsRune(command, '/') && !filepath.IsAbs(command) {
@@ -278,6 +283,32 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 		src.Command = append([]string{command}, args...)
 	}
 	return src, nil
+}
+
+// inheritEnv reads an entry's "inheritEnv": true (the whole environment), false (none beyond
+// the minimal one), or an array of variable names and "PREFIX_*" patterns.
+func inheritEnv(v jsonv.Value, fail func(key, format string, args ...any) *ConfigError) ([]string, *ConfigError) {
+	const key = "inheritEnv"
+	switch v.Kind() {
+	case jsonv.Bool:
+		if v.AsBool() {
+			return []string{childenv.All}, nil
+		}
+		return nil, nil
+	case jsonv.Array:
+		out := make([]string, 0, v.Len())
+		for i, item := range v.Items() {
+			if item.Kind() != jsonv.String {
+				return nil, fail(key, "[%d] must be a string, not %s", i, item.Kind())
+			}
+			if err := childenv.CheckPattern(item.AsString()); err != nil {
+				return nil, fail(key, "[%d]: %v", i, err)
+			}
+			out = append(out, item.AsString())
+		}
+		return out, nil
+	}
+	return nil, fail(key, `must be true, false or an array of variable names ("NAME", "PREFIX_*"), not %s`, v.Kind())
 }
 
 // ValidHeaderName reports whether h is an HTTP header field name (an RFC 9110 token).

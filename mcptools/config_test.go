@@ -22,10 +22,11 @@ func TestParseConfigShapes(t *testing.T) {
 	               "env": {"MEMORY_FILE_PATH": "${HOME}/memory.json"}, "cwd": "work",
 	               "include": ["read_graph"], "timeout": "5s", "concurrencySafe": ["read_graph"]},
 	    "remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${env:TOKEN}"}},
-	    "flat": {"command": "./srv.sh", "namespace": false, "exclude": ["x"]}
+	    "flat": {"command": "./srv.sh", "namespace": false, "exclude": ["x"], "inheritEnv": ["NODE_OPTIONS", "AWS_*"]}
 	  },
 	  "servers": {
-	    "named": {"type": "stdio", "command": "/bin/srv", "namespace": "other"},
+	    "named": {"type": "stdio", "command": "/bin/srv", "namespace": "other", "inheritEnv": true},
+	    "none": {"command": "/bin/srv", "inheritEnv": false},
 	    "dflt": {"type": "streamable-http", "url": "http://h/${MISSING:-mcp}${EMPTY}"}
 	  }
 	}`
@@ -38,8 +39,9 @@ func TestParseConfigShapes(t *testing.T) {
 			Env: map[string]string{"MEMORY_FILE_PATH": "/home/u/memory.json"}, Dir: "/etc/cfg/work",
 			Include: []string{"read_graph"}, CallTimeout: 5 * time.Second, ConcurrencySafe: []string{"read_graph"}},
 		{Name: "remote", Namespace: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer tok-secret-123"}},
-		{Name: "flat", Command: []string{filepath.Join("/etc/cfg", "srv.sh")}, Exclude: []string{"x"}},
-		{Name: "named", Namespace: "other", Command: []string{"/bin/srv"}},
+		{Name: "flat", Command: []string{filepath.Join("/etc/cfg", "srv.sh")}, Exclude: []string{"x"}, InheritEnv: []string{"NODE_OPTIONS", "AWS_*"}},
+		{Name: "named", Namespace: "other", Command: []string{"/bin/srv"}, InheritEnv: []string{"*"}},
+		{Name: "none", Namespace: "none", Command: []string{"/bin/srv"}},
 		{Name: "dflt", Namespace: "dflt", URL: "http://h/mcp"},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -63,7 +65,12 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"m": {"command": "x", "type": "http"}}}`, `server "m": "type": is "http" but the entry has a "command"`},
 		{`{"mcpServers": {"m": {"url": "http://x", "type": "stdio"}}}`, `"type": is "stdio" but the entry has a "url"`},
 		{`{"mcpServers": {"m": {"command": "x", "headers": {"A": "b"}}}}`, `server "m": "headers": need a "url"`},
-		{`{"mcpServers": {"m": {"url": "http://x", "env": {"A": "b"}}}}`, `"args", "env" and "cwd" need a "command"`},
+		{`{"mcpServers": {"m": {"url": "http://x", "env": {"A": "b"}}}}`, `"args", "env", "inheritEnv" and "cwd" need a "command"`},
+		{`{"mcpServers": {"m": {"url": "http://x", "inheritEnv": ["A"]}}}`, `"args", "env", "inheritEnv" and "cwd" need a "command"`},
+		{`{"mcpServers": {"m": {"command": "x", "inheritEnv": "PATH"}}}`, `server "m": "inheritEnv": must be true, false or an array of variable names`},
+		{`{"mcpServers": {"m": {"command": "x", "inheritEnv": ["A", 1]}}}`, `"inheritEnv": [1] must be a string, not number`},
+		{`{"mcpServers": {"m": {"command": "x", "inheritEnv": ["A", "B-C"]}}}`, `"inheritEnv": [1]: "B-C" is not a variable name or a "PREFIX_*" pattern`},
+		{`{"mcpServers": {"m": {"command": "x", "inheritEnv": ["*_KEY"]}}}`, `"inheritEnv": [0]: "*_KEY": a "*" may only end a pattern`},
 		{`{"mcpServers": {"m": {"command": "x", "args": "a b"}}}`, `"args": must be an array of strings, not string`},
 		{`{"mcpServers": {"m": {"command": "x", "args": ["a", 2]}}}`, `"args[1]": must be a string, not number`},
 		{`{"mcpServers": {"m": {"command": "x", "env": {"K": 1}}}}`, `"env": "K" must be a string, not number`},

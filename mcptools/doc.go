@@ -38,9 +38,11 @@
 // (tools["memory.read_graph"]).
 //
 // Source.Headers are sent with every HTTP request; Source.Env and Source.Dir set up a command.
-// Header and env values are secrets: each (of 4 bytes or more, and the credential after an
-// authorization scheme) is replaced by Redacted in every error, stderr tail and tool result of
-// that server, so it never reaches a program, a trace or a log through runcode.
+// Header and env values are secrets: each that could be a credential (8 bytes or more, and 16
+// or more unless it mixes letters, digits and symbols; also the credential after an
+// authorization scheme), as it is and as JSON encoders escape it, is replaced by Redacted in
+// every error, stderr tail, tool result and tool definition of that server, so it never
+// reaches a program, the model's prompt, a trace or a log through runcode.
 //
 // # Configuration files
 //

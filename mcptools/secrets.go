@@ -3,20 +3,112 @@ package mcptools
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // Redacted is what stands in place of a secret in messages and results.
 const Redacted = "[redacted]"
 
-// minSecretBytes is the shortest value treated as a secret: shorter ones ("1", "on") would
-// blank out unrelated text everywhere.
-const minSecretBytes = 4
+// A value is a secret when it could be a credential: at least minSecretBytes, and either at
+// least plainSecretBytes or mixing at least two of letters, digits and other symbols (the
+// separators "-", "_", ".", "/", ":" and spaces do not count). Shorter or plainer values
+// ("1", "debug", "production", "my-service") would blank out unrelated text everywhere they
+// occur, and are not what a token looks like. It is a rough floor on the value's entropy:
+// 8 mixed bytes are at least 41 bits, 16 letters 75.
+const (
+	minSecretBytes   = 8
+	plainSecretBytes = 16
+)
+
+// minTailBytes is the shortest end of a secret recognised at the start of a stderr tail.
+const minTailBytes = 4
+
+// secretLike reports whether v passes the rule above.
+func secretLike(v string) bool {
+	if len(v) < minSecretBytes {
+		return false
+	}
+	if len(v) >= plainSecretBytes {
+		return true
+	}
+	var letters, digits, symbols bool
+	for _, r := range v {
+		switch {
+		case unicode.IsLetter(r):
+			letters = true
+		case unicode.IsDigit(r):
+			digits = true
+		case unicode.IsSpace(r) || strings.ContainsRune("-_./:", r):
+		default:
+			symbols = true
+		}
+	}
+	return letters && digits || letters && symbols || digits && symbols
+}
+
+// escapedForms returns v as JSON encoders write it inside a string, where it differs from v:
+// JavaScript's JSON.stringify (only quote, backslash and control characters escaped), with
+// encoding/json's HTML escapes (<, >, & and U+2028/U+2029 as \uXXXX), with Python's
+// ensure_ascii (every non-ASCII character as \uXXXX), with PHP's escaped slash, in their
+// combinations, and JSON.stringify's form quoted once more (JSON text inside a JSON string). A
+// server's result is often JSON text it serialised itself; the secret is in it only so.
+func escapedForms(v string) []string {
+	var forms []string
+	add := func(f string) {
+		if f != v && !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	for flags := range 8 {
+		add(escapeJSON(v, flags&1 != 0, flags&2 != 0, flags&4 != 0))
+	}
+	add(escapeJSON(escapeJSON(v, false, false, false), false, false, false))
+	return forms
+}
+
+// escapeJSON returns s as the inside of a JSON string: quote, backslash and control characters
+// escaped, and, as chosen, HTML-significant characters, non-ASCII characters and "/".
+func escapeJSON(s string, html, ascii, slash bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r < 0x20,
+			html && (r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029'),
+			ascii && r > 0x7f:
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&b, `\u%04x`, u)
+			}
+		case slash && r == '/':
+			b.WriteString(`\/`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // secrets are the values of one source that must never be shown: its header values (and the
 // credential after an authorization scheme, "Bearer <token>"), its environment values, and the
@@ -30,8 +122,9 @@ func newSecrets(src Source) *secrets {
 	var vals []string
 	add := func(v string) {
 		v = strings.TrimSpace(v)
-		if len(v) >= minSecretBytes {
+		if secretLike(v) {
 			vals = append(vals, v)
+			vals = append(vals, escapedForms(v)...)
 		}
 	}
 	for _, v := range src.Headers {
@@ -42,6 +135,16 @@ func newSecrets(src Source) *secrets {
 	}
 	for _, v := range src.Env {
 		add(v)
+	}
+	// Variables the command inherits by name are passed like env values ("*", the whole
+	// environment, is not a choice of secrets).
+	if len(src.Command) > 0 {
+		for _, kv := range os.Environ() {
+			name, v, _ := strings.Cut(kv, "=")
+			if slices.ContainsFunc(src.InheritEnv, func(p string) bool { return p != childenv.All && childenv.Matches(p, name) }) {
+				add(v)
+			}
+		}
 	}
 	// A URL may carry a credential too: its password and its query values.
 	if u, err := url.Parse(src.URL); err == nil && src.URL != "" {
@@ -154,7 +257,7 @@ func (s *secrets) redactValue(v jsonv.Value) (jsonv.Value, bool) {
 // by the truncation whose last 4 or more bytes open the text.
 func (s *secrets) tail(t string) string {
 	for _, v := range s.values {
-		for k := len(v) - 1; k >= minSecretBytes; k-- {
+		for k := len(v) - 1; k >= minTailBytes; k-- {
 			if strings.HasPrefix(t, v[len(v)-k:]) {
 				t = Redacted + t[k:]
 				break

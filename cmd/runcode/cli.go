@@ -42,6 +42,8 @@ Usage:
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
   --tools FILE      a tool manifest (JSON, or YAML for .yaml/.yml); repeatable
   --mcp 'CMD ARG…'  an MCP server started as a subprocess over stdio; repeatable
+  --mcp-env NAME    pass the variable NAME (or PREFIX_*, or * for all) to the --mcp before it;
+                    servers and commands get a minimal environment (PATH, HOME, locale, …)
   --mcp-url URL     an MCP server over streamable HTTP; repeatable
   --workspace DIR   the built-in workspace file tools rooted at DIR
 

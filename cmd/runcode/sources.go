@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/toolsets/command"
@@ -24,10 +25,48 @@ func (l *stringList) String() string { return strings.Join(*l, ",") }
 // Set appends one value.
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
+// mcpList is --mcp: each command with the --mcp-env names given after it.
+type mcpList []mcpCommand
+
+type mcpCommand struct {
+	line    string   // shell words
+	inherit []string // --mcp-env: the host's variables it gets beside the minimal environment
+}
+
+// String lists the commands.
+func (l *mcpList) String() string {
+	lines := make([]string, len(*l))
+	for i, m := range *l {
+		lines[i] = m.line
+	}
+	return strings.Join(lines, ",")
+}
+
+// Set appends one command.
+func (l *mcpList) Set(s string) error { *l = append(*l, mcpCommand{line: s}); return nil }
+
+// mcpEnvFlag is --mcp-env: it belongs to the --mcp given before it, so that a variable reaches
+// the one server it is for. Problems are reported by load, with the other source errors.
+type mcpEnvFlag struct{ s *sources }
+
+// String is empty: the flag has no default.
+func (f mcpEnvFlag) String() string { return "" }
+
+// Set adds a variable name or pattern to the latest --mcp.
+func (f mcpEnvFlag) Set(v string) error {
+	if len(f.s.mcp) == 0 {
+		f.s.orphanEnv = true
+		return nil
+	}
+	last := &f.s.mcp[len(f.s.mcp)-1]
+	last.inherit = append(last.inherit, v)
+	return nil
+}
+
 // sources are the tool sources of one invocation.
 type sources struct {
 	manifests stringList
-	mcp       stringList // commands, in shell words
+	mcp       mcpList    // --mcp commands, each with its --mcp-env names
 	remotes   remoteList // --mcp-url, each with its --mcp-header values
 	configs   stringList // --config files
 	// orphanHeader is an --mcp-header given before any --mcp-url.
@@ -35,6 +74,8 @@ type sources struct {
 	workspace    string
 	// maxWrite is the workspace tools' write budget per run; zero means the default.
 	maxWrite int64
+	// orphanEnv is an --mcp-env given before any --mcp.
+	orphanEnv bool
 }
 
 // mcpConnectTimeout bounds starting, initializing and listing one MCP server.
@@ -43,6 +84,7 @@ const mcpConnectTimeout = 30 * time.Second
 func (s *sources) register(fs *flag.FlagSet) {
 	fs.Var(&s.manifests, "tools", "a tool manifest `FILE` (JSON, or YAML for .yaml/.yml); repeatable")
 	fs.Var(&s.mcp, "mcp", "an MCP server started as `'CMD ARG…'` (shell words) over stdio; repeatable")
+	fs.Var(mcpEnvFlag{s}, "mcp-env", "pass the host's environment variable `NAME` (or PREFIX_*, or * for all) to the --mcp before it; repeatable")
 	fs.Var(&s.remotes, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
 	fs.Var(headerFlag{s}, "mcp-header", "an HTTP header `'Name: value'` (${VAR} expanded) for the --mcp-url before it; repeatable")
 	fs.Var(&s.configs, "config", "an MCP client configuration `FILE` (mcpServers/servers JSON); each server's tools in a namespace named after it; repeatable")
@@ -74,15 +116,23 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 	}
 	var mcpSources []mcptools.Source
 	var mcpLabels []string // "" for a server labelled by its name
-	for _, line := range s.mcp {
-		argv, err := splitWords(line)
+	if s.orphanEnv {
+		return nil, nil, &usageError{"--mcp-env must follow the --mcp it is for"}
+	}
+	for _, m := range s.mcp {
+		argv, err := splitWords(m.line)
 		if err != nil {
-			return nil, nil, &usageError{fmt.Sprintf("--mcp %q: %v", line, err)}
+			return nil, nil, &usageError{fmt.Sprintf("--mcp %q: %v", m.line, err)}
 		}
 		if len(argv) == 0 {
 			return nil, nil, &usageError{"--mcp needs a command"}
 		}
-		mcpSources = append(mcpSources, mcptools.Source{Command: argv})
+		for _, p := range m.inherit {
+			if err := childenv.CheckPattern(p); err != nil {
+				return nil, nil, &usageError{fmt.Sprintf("--mcp-env: %v", err)}
+			}
+		}
+		mcpSources = append(mcpSources, mcptools.Source{Command: argv, InheritEnv: m.inherit})
 		mcpLabels = append(mcpLabels, "")
 	}
 	remotes, err := s.remoteSources()

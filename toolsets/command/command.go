@@ -16,9 +16,13 @@
 // A call runs the command with the manifest's directory as working directory (a relative
 // program path such as ./add.sh is resolved against that directory; a bare name is looked up in
 // PATH), writes the arguments to its stdin as one line of JSON and takes its stdout, which must
-// be one JSON value, as the result. A non-zero exit is a tool failure whose message is the
-// trimmed stderr, or "exit status N" when stderr is empty. Each call runs in its own process
-// group; when the tool's timeout elapses or the caller cancels, the whole group is killed.
+// be one JSON value, as the result. The command's environment is minimal: the host's PATH,
+// HOME, USER, LOGNAME, SHELL, TERM, locale (LANG, LANGUAGE, LC_*), TZ and TMPDIR, plus the
+// variables the entry's "inheritEnv" names ("NAME", "PREFIX_*"; true passes the whole
+// environment), so secrets the host holds for MCP servers do not reach it. A non-zero exit is a
+// tool failure whose message is the trimmed stderr, or "exit status N" when stderr is empty.
+// Each call runs in its own process group; when the tool's timeout elapses or the caller
+// cancels, the whole group is killed.
 //
 // Schemas keep their key order: JSON is decoded with jsonv, YAML through yaml.Node, so what the
 // model and the generated SDK see is what the manifest says, in the order it says it.
@@ -33,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 
@@ -171,6 +176,7 @@ type spec struct {
 	timeout         time.Duration // 0: none
 	dir             string        // absolute
 	maxOutput       int           // per stream; 0 means the package default
+	inheritEnv      []string      // the host's variables the command gets beside childenv's defaults
 	// compiled is tool() as the registry's Compiler checked it, carrying its compiled
 	// schemas so that registering it compiles nothing again.
 	compiled registry.Tool
@@ -290,6 +296,27 @@ func parseTool(v jsonv.Value, index int, file string, compiler *registry.Compile
 				return nil, fail("command", `"command" must not contain NUL characters`)
 			}
 			s.argv, haveCommand = argv, true
+		case "inheritEnv":
+			switch val.Kind() {
+			case jsonv.Bool:
+				s.inheritEnv = nil
+				if val.AsBool() {
+					s.inheritEnv = []string{childenv.All}
+				}
+			case jsonv.Array:
+				s.inheritEnv = make([]string, 0, val.Len())
+				for j, p := range val.Items() {
+					if p.Kind() != jsonv.String {
+						return nil, fail("inheritEnv", `"inheritEnv"[%d] must be a string, got %s`, j, p.Kind())
+					}
+					if err := childenv.CheckPattern(p.AsString()); err != nil {
+						return nil, fail("inheritEnv", `"inheritEnv"[%d]: %v`, j, err)
+					}
+					s.inheritEnv = append(s.inheritEnv, p.AsString())
+				}
+			default:
+				return nil, fail("inheritEnv", `"inheritEnv" must be true, false or an array of variable names ("NAME", "PREFIX_*"), got %s`, val.Kind())
+			}
 		case "concurrencySafe":
 			if val.Kind() != jsonv.Bool {
 				return nil, fail("concurrencySafe", `"concurrencySafe" must be a boolean, got %s`, val.Kind())

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
@@ -50,6 +51,7 @@ func (s *spec) execute(ctx context.Context, inv *registry.Invocation) (jsonv.Val
 	}
 	cmd := exec.CommandContext(runCtx, prog, s.argv[1:]...)
 	cmd.Dir = s.dir
+	cmd.Env = childenv.Build(os.Environ(), s.inheritEnv)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
 		// The command leads its own process group: kill the group, grandchildren included.

@@ -127,6 +127,12 @@ func TestManifestErrors(t *testing.T) {
 			`tools.json: invalid YAML: line 1: anchor &a contains itself`},
 		{"YAML non-scalar key", "yaml", "? [a]\n: 1\n", "", "",
 			`tools.json: invalid YAML: line 1: a mapping key must be a scalar`},
+		{"inheritEnv not a list", "json", `{"tools": [{"name": "add", "command": ["x"], "inheritEnv": "PATH"}]}`, "add", "inheritEnv",
+			`tools.json: tool "add": "inheritEnv" must be true, false or an array of variable names ("NAME", "PREFIX_*"), got string`},
+		{"inheritEnv element not a string", "json", `{"tools": [{"name": "add", "command": ["x"], "inheritEnv": ["A", 1]}]}`, "add", "inheritEnv",
+			`tools.json: tool "add": "inheritEnv"[1] must be a string, got number`},
+		{"inheritEnv bad name", "yaml", "tools:\n  - name: add\n    command: [x]\n    inheritEnv: [A, B-C]\n", "add", "inheritEnv",
+			`tools.json: tool "add": "inheritEnv"[1]: "B-C" is not a variable name or a "PREFIX_*" pattern`},
 		{"YAML command element not a string", "yaml", "tools:\n  - name: add\n    command: [x, 1]\n", "add", "command",
 			`tools.json: tool "add": "command"[1] must be a string, got number`},
 	}
