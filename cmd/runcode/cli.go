@@ -41,6 +41,8 @@ Sources (combine freely; with none, the workspace tools rooted at the current di
   --tools FILE      a tool manifest (JSON, or YAML for .yaml/.yml); repeatable
   --mcp 'CMD ARG…'  an MCP server started as a subprocess over stdio; repeatable
   --mcp-url URL     an MCP server over streamable HTTP; repeatable
+  --mcp-max-message SIZE  the largest message an MCP server may send (default 64MiB); a larger
+                    answer fails its call only
   --workspace DIR   the built-in workspace file tools rooted at DIR
 
 Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, --max-write,
