@@ -1,6 +1,7 @@
 package mcptools_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,8 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,61 +22,88 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// bigServerPy is an MCP server over stdio whose tool "big" answers with a text of the given
-// number of bytes, its response's id first or (as the TypeScript SDK writes it) last, and
-// whose tool "noisy" writes stray output, a notification of the given size and a line that is
-// not a message before its answer. "small" answers "ok".
-const bigServerPy = `
-import json, sys
+// TestMain runs the test binary as bigServer's MCP server when asked to.
+func TestMain(m *testing.M) {
+	if os.Getenv(bigServerEnv) == "1" {
+		if err := runBigServer(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
 
-def send(s):
-    sys.stdout.write(s + "\n")
-    sys.stdout.flush()
+const bigServerEnv = "RUNCODE_TEST_BIG_SERVER"
 
-for line in sys.stdin:
-    line = line.strip()
-    if not line:
-        continue
-    m = json.loads(line)
-    mid, method = m.get("id"), m.get("method")
-    if method == "initialize":
-        send(json.dumps({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": m["params"]["protocolVersion"],
-            "capabilities": {"tools": {}}, "serverInfo": {"name": "big", "version": "1"}}}))
-    elif method == "tools/list":
-        send(json.dumps({"jsonrpc": "2.0", "id": mid, "result": {"tools": [
-            {"name": n, "inputSchema": {"type": "object"}} for n in ("big", "noisy", "small")]}}))
-    elif method == "tools/call":
-        name, args = m["params"]["name"], m["params"].get("arguments") or {}
-        idj = json.dumps(mid)
-        if name == "big":
-            result = json.dumps({"content": [{"type": "text", "text": "x" * args["bytes"]}]})
-            if args.get("idFirst"):
-                send('{"jsonrpc":"2.0","id":%s,"result":%s}' % (idj, result))
-            else:
-                send('{"result":%s,"jsonrpc":"2.0","id":%s}' % (result, idj))
-        elif name == "noisy":
-            send("starting up...")
-            send(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
-                "params": {"level": "info", "data": "y" * args["bytes"]}}))
-            send('{"jsonrpc":"2.0","id":' + idj + ',"result":{"content":[{"type":"text","text":"noisy ok"}]}}')
-        else:
-            send(json.dumps({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text", "text": "ok"}]}}))
-    elif mid is not None:
-        send(json.dumps({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "no such method"}}))
-`
-
-// bigServer returns a Source running bigServerPy.
+// bigServer returns a Source running this test binary as an MCP server over stdio whose tool
+// "big" answers with a text of the given number of bytes, its response's id first or (as the
+// TypeScript SDK writes it) last, and whose tool "noisy" writes stray output, a notification
+// of the given size and a line that is not a message before its answer. "small" answers "ok".
 func bigServer(t *testing.T) mcptools.Source {
 	t.Helper()
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not on PATH")
+	return mcptools.Source{Command: []string{os.Args[0]}, HostEnv: map[string]string{bigServerEnv: "1"}, Name: "big"}
+}
+
+// runBigServer is bigServer's MCP server.
+func runBigServer(in io.Reader, out io.Writer) error {
+	w := bufio.NewWriter(out)
+	send := func(parts ...string) error {
+		for _, p := range parts {
+			w.WriteString(p)
+		}
+		w.WriteByte('\n')
+		return w.Flush()
 	}
-	script := filepath.Join(t.TempDir(), "big.py")
-	if err := os.WriteFile(script, []byte(bigServerPy), 0o600); err != nil {
-		t.Fatal(err)
+	lines := bufio.NewScanner(in)
+	lines.Buffer(nil, 1<<20)
+	for lines.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+				Name            string `json:"name"`
+				Arguments       struct {
+					Bytes   int  `json:"bytes"`
+					IDFirst bool `json:"idFirst"`
+				} `json:"arguments"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			return err
+		}
+		id, args := string(m.ID), m.Params.Arguments
+		var err error
+		switch {
+		case m.ID == nil: // a notification
+		case m.Method == "initialize":
+			err = send(`{"jsonrpc":"2.0","id":`, id, `,"result":{"protocolVersion":"`, m.Params.ProtocolVersion,
+				`","capabilities":{"tools":{}},"serverInfo":{"name":"big","version":"1"}}}`)
+		case m.Method == "tools/list":
+			err = send(`{"jsonrpc":"2.0","id":`, id, `,"result":{"tools":[{"name":"big","inputSchema":{"type":"object"}},`,
+				`{"name":"noisy","inputSchema":{"type":"object"}},{"name":"small","inputSchema":{"type":"object"}}]}}`)
+		case m.Method == "tools/call" && m.Params.Name == "big":
+			result := `{"content":[{"type":"text","text":"` + strings.Repeat("x", args.Bytes) + `"}]}`
+			if args.IDFirst {
+				err = send(`{"jsonrpc":"2.0","id":`, id, `,"result":`, result, `}`)
+			} else {
+				err = send(`{"result":`, result, `,"jsonrpc":"2.0","id":`, id, `}`)
+			}
+		case m.Method == "tools/call" && m.Params.Name == "noisy":
+			err = errors.Join(send("starting up..."),
+				send(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"`, strings.Repeat("y", args.Bytes), `"}}`),
+				send(`{"jsonrpc":"2.0","id":`, id, `,"result":{"content":[{"type":"text","text":"noisy ok"}]}}`))
+		case m.Method == "tools/call":
+			err = send(`{"jsonrpc":"2.0","id":`, id, `,"result":{"content":[{"type":"text","text":"ok"}]}}`)
+		default:
+			err = send(`{"jsonrpc":"2.0","id":`, id, `,"error":{"code":-32601,"message":"no such method"}}`)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return mcptools.Source{Command: []string{python, script}, Name: "big"}
+	return lines.Err()
 }
 
 // wantOK checks that res succeeded with a string value of n bytes, or equal to text.
@@ -110,7 +136,9 @@ func wantTooLarge(t *testing.T, what string, res registry.Result, limit int) {
 // A result over the SDK's 16 MiB line limit used to end the stdio connection for every later
 // call; under the default cap (64 MiB) it is a result like another.
 func TestStdioResultOverSDKLineLimit(t *testing.T) {
-	_, reg := importServer(t, bigServer(t))
+	src := bigServer(t)
+	src.CallTimeout = 5 * time.Minute // 17 MiB through the race detector on a loaded machine
+	_, reg := importServer(t, src)
 	const n = 17 << 20
 	wantOK(t, "17 MiB result", callTool(reg, "big", fmt.Sprintf(`{"bytes":%d}`, n)), "", n)
 	wantOK(t, "the call after it", callTool(reg, "small", `{}`), "ok", 0)

@@ -329,6 +329,11 @@ func (b *badLine) reply() []byte { return errorReply(b.id, b.code, b.message) }
 // checkMessage decodes one line as a JSON-RPC message the SDK accepts, or says why it is not
 // one.
 func checkMessage(line []byte) (jsonrpc.Message, *badLine) {
+	// The common case first, with one pass over the line: a result can be tens of MiB.
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil && line[0] == '{' {
+		return msg, nil
+	}
 	if !json.Valid(line) {
 		return nil, &badLine{nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON"}
 	}
@@ -339,11 +344,10 @@ func checkMessage(line []byte) (jsonrpc.Message, *badLine) {
 		}
 		return nil, &badLine{nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON-RPC object, got " + what}
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		return nil, &badLine{idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()}
+	if err == nil { // not reached: DecodeMessage takes only objects
+		err = errors.New("not a JSON-RPC object")
 	}
-	return msg, nil
+	return nil, &badLine{idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()}
 }
 
 func jsonKind(first byte) string {
