@@ -51,6 +51,7 @@ func TestEnvelopeFindsTheTopLevelID(t *testing.T) {
 		{`{"id":null,"error":{}}`, "", false},
 		{`{"id":"` + strings.Repeat("z", maxIDBytes) + `"}`, "", false},
 		{`{"idx":5,"methods":1}`, "", false},
+		{`{"\u0069d":5,"\u006dethod":"x"}`, "5", true},
 		{`[{"id":5}]`, "", false},
 		{`{"id":5`, "", false}, // cut before the value ended
 	} {

@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"bytes"
 	"encoding/json"
 )
 
@@ -23,7 +24,7 @@ type envelope struct {
 	wantKey  bool // at depth 1, the next string is a member name
 	inKey    bool // the current string is a member name
 
-	key     [8]byte // the current member name, when it fits
+	key     [32]byte // the current member name as written, when it fits
 	keyLen  int     // its length; more than len(key) when it does not fit
 	inValue string  // "id" or "method" while reading that member's value, else ""
 
@@ -92,16 +93,29 @@ func (e *envelope) feed(p []byte) {
 				e.wantKey = true
 			}
 		case ':':
-			if e.depth == 1 && !e.wantKey {
-				switch name := string(e.key[:min(e.keyLen, len(e.key))]); {
-				case e.keyLen == 2 && name == "id":
+			if e.depth == 1 && !e.wantKey && e.keyLen <= len(e.key) {
+				switch e.memberName() {
+				case "id":
 					e.inValue, e.idBuf = "id", e.idBuf[:0]
-				case e.keyLen == 6 && name == "method":
+				case "method":
 					e.inValue, e.hasMethod = "method", true
 				}
 			}
 		}
 	}
+}
+
+// memberName is the current member name, its escapes decoded.
+func (e *envelope) memberName() string {
+	raw := e.key[:e.keyLen]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	var name string
+	if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &name) != nil {
+		return ""
+	}
+	return name
 }
 
 // endValue ends the current member at depth 1 (the ',' or '}' that ended it is the last byte
