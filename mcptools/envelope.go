@@ -25,8 +25,8 @@ type envelope struct {
 	inKey    bool // the current string is a member name
 
 	key     [32]byte // the current member name as written, when it fits
-	keyLen  int     // its length; more than len(key) when it does not fit
-	inValue string  // "id" or "method" while reading that member's value, else ""
+	keyLen  int      // its length; more than len(key) when it does not fit
+	inValue string   // "id" or "method" while reading that member's value, else ""
 
 	idBuf     []byte // the raw value of the "id" member being read
 	id        []byte // the last complete "id" member's raw value, when usable
