@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
@@ -158,7 +159,7 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 			// Events are bounded by the client's transport (boundedTransport), which fails only
 			// the call whose stream has a larger one; the SDK's own bound (16 MiB by default)
 			// would end the session.
-			MaxEventSize: s.src.MaxMessageBytes + sseSlackBytes}
+			MaxEventSize: s.src.MaxMessageBytes + min(sseSlackBytes, math.MaxInt-s.src.MaxMessageBytes)}
 	default:
 		return nil, errors.New("MCP source: no command or URL")
 	}
