@@ -16,16 +16,10 @@ import (
 )
 
 // envServerArg, as this test binary's first argument, makes it an MCP server over stdio
-// (TestMain) with one tool, "environment", whose result is its environment, one
+// (TestMain, in bounds_test.go) with one tool, "environment", whose result is its environment, one
 // "NAME=value" per line.
 const envServerArg = "mcptools-test-env-server"
 
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == envServerArg {
-		os.Exit(serveEnvironment())
-	}
-	os.Exit(m.Run())
-}
 
 // serveEnvironment serves the "environment" tool on stdin/stdout until the client leaves.
 func serveEnvironment() int {

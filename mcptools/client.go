@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
@@ -82,6 +82,11 @@ type Source struct {
 	Name string
 	// CallTimeout bounds one tool call (registry.Tool.Timeout); zero means DefaultCallTimeout.
 	CallTimeout time.Duration
+	// MaxMessageBytes caps one message from the server (zero: DefaultMaxMessageBytes): a line
+	// over stdio; over HTTP, a JSON response body or one server-sent event. A longer answer is
+	// discarded without being held whole and fails only its call (MessageTooLargeError); the
+	// connection goes on.
+	MaxMessageBytes int
 	// OnToolsChanged, when set, is called after the server announced that its tool list
 	// changed (notifications/tools/list_changed) and Refresh listed the new set. It runs on a
 	// goroutine the Server owns, one call at a time, never after Close returns. A long-lived
@@ -121,6 +126,9 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 	if s.src.CallTimeout <= 0 {
 		s.src.CallTimeout = DefaultCallTimeout
 	}
+	if s.src.MaxMessageBytes <= 0 {
+		s.src.MaxMessageBytes = DefaultMaxMessageBytes
+	}
 	var transport mcp.Transport
 	switch {
 	case len(src.Command) > 0 && src.URL != "":
@@ -146,7 +154,8 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		s.stderr = &tail{max: 2048}
 		cmd.Stderr = s.stderr
 		s.raw = &tap{wanted: map[string][]byte{}, pending: map[jsonrpc.ID]string{}, toolDefs: map[string]jsonv.Value{}}
-		transport = &tapTransport{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, tap: s.raw}
+		inner := &commandTransport{cmd: cmd, limit: s.src.MaxMessageBytes, server: s.src.Name, grace: 2 * time.Second}
+		transport = &tapTransport{inner: inner, tap: s.raw}
 	case src.URL != "":
 		u, err := url.Parse(src.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
@@ -156,11 +165,12 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 			s.src.Name = u.Host
 		}
 		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))
-		st := &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2}
-		if len(src.Headers) > 0 {
-			st.HTTPClient = &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: src.Headers}}
-		}
-		transport = st
+		transport = &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2,
+			HTTPClient: newHTTPClient(u, src.Headers, s.src.MaxMessageBytes, s.src.Name),
+			// Events are bounded by the client's transport (boundedTransport), which fails only
+			// the call whose stream has a larger one; the SDK's own bound (16 MiB by default)
+			// would end the session.
+			MaxEventSize: s.src.MaxMessageBytes + min(sseSlackBytes, math.MaxInt-s.src.MaxMessageBytes)}
 	default:
 		return nil, errors.New("MCP source: no command or URL")
 	}
@@ -386,6 +396,9 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name, quali
 	if err != nil {
 		if ctx.Err() != nil {
 			return jsonv.Value{}, ctx.Err()
+		}
+		if tooLarge := asTooLarge(err, s.src.MaxMessageBytes); tooLarge != nil {
+			return jsonv.Value{}, &registry.Error{Message: s.secrets.text(fmt.Sprintf("%s: %v", s.label, tooLarge)), Err: tooLarge}
 		}
 		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return jsonv.Value{}, &registry.Error{Message: s.label + ": connection closed", Err: s.secrets.cause(err)}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,12 @@ func (e *ConfigError) Error() string {
 // maxConfigBytes bounds a configuration file.
 const maxConfigBytes = 16 << 20
 
+// The bounds of "maxMessageBytes" in a configuration file.
+const (
+	minMaxMessageBytes = 1 << 10
+	maxMaxMessageBytes = 1 << 30
+)
+
 // LoadConfig reads an MCP client configuration file (ParseConfig) with ${VAR} taken from the
 // process environment.
 func LoadConfig(file string) ([]Source, error) {
@@ -72,7 +79,8 @@ func LoadConfig(file string) ([]Source, error) {
 //   - streamable HTTP: "url" (required), "headers" (an object of strings);
 //   - runcode's own: "namespace" (true, the default: the server's name; false: its tools at
 //     the top level; a string: that namespace), "include" and "exclude" (tool names),
-//     "timeout" (per call, a Go duration such as "30s"), "concurrencySafe" (tool names).
+//     "timeout" (per call, a Go duration such as "30s"), "concurrencySafe" (tool names),
+//     "maxMessageBytes" (Source.MaxMessageBytes: a whole number from 1 KiB to 1 GiB).
 //
 // Any other key is an error naming the server and the key. In every string value, ${VAR},
 // ${env:VAR} and ${VAR:-default} are replaced from lookup; an unset variable without a default
@@ -255,8 +263,20 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 					src.CallTimeout = d
 				}
 			}
+		case "maxMessageBytes":
+			n := m.Value.AsNumber()
+			switch {
+			case m.Value.Kind() != jsonv.Number:
+				err = fail(m.Key, "must be a number of bytes, not %s", m.Value.Kind())
+			case n != math.Trunc(n):
+				err = fail(m.Key, "must be a whole number of bytes")
+			case n < minMaxMessageBytes || n > maxMaxMessageBytes:
+				err = fail(m.Key, "must be between %d (1 KiB) and %d (1 GiB) bytes", minMaxMessageBytes, maxMaxMessageBytes)
+			default:
+				src.MaxMessageBytes = int(n)
+			}
 		default:
-			err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe)")
+			err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes)")
 		}
 		if err != nil {
 			return Source{}, err

@@ -21,7 +21,7 @@ func TestParseConfigShapes(t *testing.T) {
 	    "memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"],
 	               "env": {"MEMORY_FILE_PATH": "${HOME}/memory.json"}, "cwd": "work",
 	               "include": ["read_graph"], "timeout": "5s", "concurrencySafe": ["read_graph"]},
-	    "remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${env:TOKEN}"}},
+	    "remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${env:TOKEN}"}, "maxMessageBytes": 1048576},
 	    "flat": {"command": "./srv.sh", "namespace": false, "exclude": ["x"], "inheritEnv": ["NODE_OPTIONS", "AWS_*"]}
 	  },
 	  "servers": {
@@ -38,7 +38,7 @@ func TestParseConfigShapes(t *testing.T) {
 		{Name: "memory", Namespace: "memory", Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"},
 			Env: map[string]string{"MEMORY_FILE_PATH": "/home/u/memory.json"}, Dir: "/etc/cfg/work",
 			Include: []string{"read_graph"}, CallTimeout: 5 * time.Second, ConcurrencySafe: []string{"read_graph"}},
-		{Name: "remote", Namespace: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer tok-secret-123"}},
+		{Name: "remote", Namespace: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer tok-secret-123"}, MaxMessageBytes: 1 << 20},
 		{Name: "flat", Command: []string{filepath.Join("/etc/cfg", "srv.sh")}, Exclude: []string{"x"}, InheritEnv: []string{"NODE_OPTIONS", "AWS_*"}},
 		{Name: "named", Namespace: "other", Command: []string{"/bin/srv"}, InheritEnv: []string{"*"}},
 		{Name: "none", Namespace: "none", Command: []string{"/bin/srv"}},
@@ -83,6 +83,10 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"Z z": "v", "B b": "v", "Y y": "v", "C c": "v"}}}}`, `"headers": "B b" is not a valid header name`},
 		{`{"mcpServers": {"m": {"command": "x", "timeout": "soon"}}}`, `"timeout": "soon" is not a duration`},
 		{`{"mcpServers": {"m": {"command": "x", "timeout": "-1s"}}}`, `"timeout": must be positive`},
+		{`{"mcpServers": {"m": {"command": "x", "maxMessageBytes": "64MiB"}}}`, `"maxMessageBytes": must be a number of bytes, not string`},
+		{`{"mcpServers": {"m": {"command": "x", "maxMessageBytes": 2e9}}}`, `"maxMessageBytes": must be between 1024 (1 KiB) and 1073741824 (1 GiB) bytes`},
+		{`{"mcpServers": {"m": {"command": "x", "maxMessageBytes": 2048.5}}}`, `"maxMessageBytes": must be a whole number of bytes`},
+		{`{"mcpServers": {"m": {"command": "x", "maxMessageBytes": 100}}}`, `"maxMessageBytes": must be between 1024 (1 KiB) and 1073741824 (1 GiB) bytes`},
 		{`{"mcpServers": {"m": {"command": "x", "namespace": ""}}}`, `"namespace": must not be empty`},
 		{`{"mcpServers": {"m": {"command": "x", "namespace": 1}}}`, `"namespace": must be true, false or a name, not number`},
 		{`{"mcpServers": {"": {"command": "x"}}}`, `a server needs a non-empty name`},

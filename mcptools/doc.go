@@ -37,12 +37,25 @@
 // Source.Prefix, by contrast, only renames: the tool stays at the top level
 // (tools["memory.read_graph"]).
 //
-// Source.Headers are sent with every HTTP request; Source.Env and Source.Dir set up a command.
-// Header and env values are secrets: each that could be a credential (8 bytes or more, and 16
-// or more unless it mixes letters, digits and symbols; also the credential after an
-// authorization scheme), as it is and as JSON encoders escape it, is replaced by Redacted in
-// every error, stderr tail, tool result and tool definition of that server, so it never
-// reaches a program, the model's prompt, a trace or a log through runcode.
+// Source.Headers are sent with every HTTP request to the source URL's origin; Source.Env and
+// Source.Dir set up a command. Header and env values are secrets: each that could be a
+// credential (8 bytes or more, and 16 or more unless it mixes letters, digits and symbols; also
+// the credential after an authorization scheme), as it is and as JSON encoders escape it, is
+// replaced by Redacted in every error, stderr tail, tool result and tool definition of that
+// server, so it never reaches a program, the model's prompt, a trace or a log through runcode.
+// An HTTP source follows redirects only within its origin (scheme, host, port); one elsewhere
+// fails with CrossOriginRedirectError, and nothing is sent there.
+//
+// # Bounded messages
+//
+// Source.MaxMessageBytes (default DefaultMaxMessageBytes, 64 MiB) caps one message from the
+// server: a line over stdio, a JSON response body or one server-sent event over HTTP. A longer
+// answer is read and dropped without being held beyond the cap, and fails only its own call with
+// MessageTooLargeError; the connection goes on. Over stdio, the response is found by its id
+// wherever the id is in the line; over HTTP, by the request the response answers, so that an
+// answer that never ends fails at the cap. A notification over the cap, and stdout lines that
+// are not JSON-RPC messages, are dropped with a warning; a server's own request over the cap
+// gets a JSON-RPC error response.
 //
 // # Configuration files
 //
@@ -80,8 +93,7 @@
 //     of the stream ends the session: a line that is not JSON gets a -32700 error response, one
 //     that is not a JSON-RPC message (null, an array or batch, a bad id or version, …) a -32600,
 //     and a line over MaxMessageBytes (default DefaultMaxMessageBytes, 64 MiB) a -32600 with
-//     the request's id when it can be read from the kept prefix; the rest of it is discarded
-//     unbuffered.
+//     the request's id wherever it is in the line; the rest of it is discarded unbuffered.
 //   - NewHTTPHandler serves it over streamable HTTP with cross-origin protection, an optional
 //     bearer token, the SDK's idle-session timeout, a session cap (503 over it) and a request
 //     body cap (413 over it).

@@ -267,14 +267,19 @@ func (s *secrets) tail(t string) string {
 	return s.text(t)
 }
 
-// headerTransport adds fixed headers to every request of an HTTP source.
+// headerTransport adds fixed headers to every request of an HTTP source to the source's origin
+// (newHTTPClient follows no redirect elsewhere; this is the second lock).
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
+	origin  string // originOf the source's URL
 }
 
-// RoundTrip sends a copy of req with the headers set.
+// RoundTrip sends a copy of req with the headers set, or req as it is to another origin.
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if originOf(req.URL) != t.origin {
+		return t.base.RoundTrip(req)
+	}
 	req = req.Clone(req.Context())
 	for k, v := range t.headers {
 		req.Header.Set(k, v)

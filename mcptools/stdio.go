@@ -40,9 +40,10 @@ const readChunkBytes = 64 << 10
 //     not supported —, a wrong "jsonrpc" tag, an id that is neither a string nor a number, a
 //     response without an id, …): -32600 (invalid request) with the message's id when it has a
 //     usable one, else null;
-//   - a line longer than MaxMessageBytes: -32600 with the id when it appears in the first
-//     MaxMessageBytes bytes (so the client's waiting call fails rather than hangs), else null.
-//     Only the first MaxMessageBytes bytes are kept; the rest is read and discarded.
+//   - a line longer than MaxMessageBytes: -32600 with the message's id when it has a usable
+//     one anywhere in the line (so the client's waiting call fails rather than hangs), else
+//     null. Only the first MaxMessageBytes bytes are kept; the rest is read and discarded,
+//     followed only far enough to find the id.
 //
 // Blank lines are skipped. Only the end of Reader (or a failed read or write) ends the
 // connection.
@@ -70,13 +71,7 @@ func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = DefaultMaxMessageBytes
 	}
-	c := &lineConn{
-		reader:   t.Reader,
-		writer:   t.Writer,
-		incoming: make(chan jsonrpc.Message),
-		closed:   make(chan struct{}),
-		pending:  map[jsonrpc.ID]int{},
-	}
+	c := newLineConn(t.Reader, t.Writer)
 	t.mu.Lock()
 	t.conn = c
 	t.mu.Unlock()
@@ -97,10 +92,16 @@ func (t *LineTransport) WaitAnswered(ctx context.Context) error {
 	return c.answered.wait(ctx)
 }
 
-// lineConn is the mcp.Connection of a LineTransport.
+// lineConn is the mcp.Connection of a LineTransport, and of the client's commandTransport.
 type lineConn struct {
 	reader io.ReadCloser
 	writer io.WriteCloser
+
+	// fromServer is set on the client's side of a connection: what is read comes from a
+	// server (scanServerMessages), named server in warnings. Close then waits for the read
+	// loop, which closing the writer (the subprocess) ends.
+	fromServer bool
+	server     string
 
 	writeMu sync.Mutex // one message per line: the SDK's writes and the error replies
 
@@ -113,18 +114,37 @@ type lineConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+	readDone  chan struct{} // closed when the read loop has ended
+}
+
+func newLineConn(r io.ReadCloser, w io.WriteCloser) *lineConn {
+	return &lineConn{
+		reader:   r,
+		writer:   w,
+		incoming: make(chan jsonrpc.Message),
+		closed:   make(chan struct{}),
+		readDone: make(chan struct{}),
+		pending:  map[jsonrpc.ID]int{},
+	}
 }
 
 func (c *lineConn) readLoop(limit int) {
+	defer close(c.readDone)
 	defer close(c.incoming)
-	err := scanMessages(c.reader, limit, func(m jsonrpc.Message) bool {
+	deliver := func(m jsonrpc.Message) bool {
 		select {
 		case c.incoming <- m:
 			return true
 		case <-c.closed:
 			return false
 		}
-	}, c.writeLine)
+	}
+	var err error
+	if c.fromServer {
+		err = scanServerMessages(c.reader, limit, c.server, deliver, c.writeLine)
+	} else {
+		err = scanMessages(c.reader, limit, deliver, c.writeLine)
+	}
 	if err == nil { // closed
 		err = io.EOF
 	}
@@ -203,6 +223,9 @@ func (c *lineConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
 		err = errors.Join(c.reader.Close(), c.writer.Close())
+		if c.fromServer {
+			<-c.readDone
+		}
 	})
 	return err
 }
@@ -223,7 +246,7 @@ func scanMessages(r io.Reader, limit int, deliver func(jsonrpc.Message) bool, re
 			return err
 		}
 		if tooLong {
-			if err := reply(oversizeReply(line, limit)); err != nil {
+			if err := reply(oversizeReply(lines.env.ID(), limit)); err != nil {
 				return err
 			}
 			continue
@@ -232,9 +255,9 @@ func scanMessages(r io.Reader, limit int, deliver func(jsonrpc.Message) bool, re
 		if len(line) == 0 {
 			continue
 		}
-		msg, errReply := checkMessage(line)
-		if errReply != nil {
-			if err := reply(errReply); err != nil {
+		msg, bad := checkMessage(line)
+		if bad != nil {
+			if err := reply(bad.reply()); err != nil {
 				return err
 			}
 			continue
@@ -250,11 +273,12 @@ type lineReader struct {
 	r     *bufio.Reader
 	limit int
 	atEOF bool
+	env   envelope // of the last line that was too long, all of it
 }
 
 // next returns the next line without its newline. A line longer than limit comes back as its
-// first limit bytes with tooLong set, the rest having been read and dropped. A last line
-// without a newline is a line; then next returns io.EOF.
+// first limit bytes with tooLong set, the rest having been read and dropped (env has followed
+// all of it). A last line without a newline is a line; then next returns io.EOF.
 func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 	if l.atEOF {
 		return nil, false, io.EOF
@@ -262,13 +286,18 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		content := bytes.TrimSuffix(chunk, []byte{'\n'})
-		if !tooLong {
-			if room := l.limit - len(line); len(content) > room {
-				line = append(line, content[:room]...)
-				tooLong = true
-			} else {
-				line = append(line, content...)
-			}
+		switch {
+		case tooLong:
+			l.env.feed(content)
+		case len(content) > l.limit-len(line):
+			room := l.limit - len(line)
+			line = append(line, content[:room]...)
+			tooLong = true
+			l.env = envelope{}
+			l.env.feed(line)
+			l.env.feed(content[room:])
+		default:
+			line = append(line, content...)
 		}
 		switch {
 		case err == nil:
@@ -287,24 +316,38 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// checkMessage decodes one line as a JSON-RPC message the SDK accepts, or returns the error
-// response to send instead.
-func checkMessage(line []byte) (jsonrpc.Message, []byte) {
+// badLine is why a line is not a JSON-RPC message the SDK accepts.
+type badLine struct {
+	id      json.RawMessage // the line's id when it has a usable one, else nil
+	code    int
+	message string
+}
+
+// reply is the JSON-RPC error response that answers the line.
+func (b *badLine) reply() []byte { return errorReply(b.id, b.code, b.message) }
+
+// checkMessage decodes one line as a JSON-RPC message the SDK accepts, or says why it is not
+// one.
+func checkMessage(line []byte) (jsonrpc.Message, *badLine) {
+	// The common case first, with one pass over the line: a result can be tens of MiB.
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil && line[0] == '{' {
+		return msg, nil
+	}
 	if !json.Valid(line) {
-		return nil, errorReply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+		return nil, &badLine{nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON"}
 	}
 	if line[0] != '{' {
 		what := "a JSON " + jsonKind(line[0])
 		if line[0] == '[' {
 			what = "a batch (a JSON array); batches are not supported"
 		}
-		return nil, errorReply(nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON-RPC object, got "+what)
+		return nil, &badLine{nil, jsonrpc.CodeInvalidRequest, "invalid request: a message must be a JSON-RPC object, got " + what}
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		return nil, errorReply(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+	if err == nil { // not reached: DecodeMessage takes only objects
+		err = errors.New("not a JSON-RPC object")
 	}
-	return msg, nil
+	return nil, &badLine{idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()}
 }
 
 func jsonKind(first byte) string {
@@ -349,12 +392,8 @@ func idOf(object []byte) json.RawMessage {
 	return nil
 }
 
-func oversizeReply(prefix []byte, limit int) []byte {
-	prefix = bytes.TrimLeft(prefix, jsonSpace)
-	var id json.RawMessage
-	if len(prefix) > 0 && prefix[0] == '{' {
-		id = idOf(prefix)
-	}
+// oversizeReply answers a line longer than limit whose id (nil: none usable) is id.
+func oversizeReply(id json.RawMessage, limit int) []byte {
 	return errorReply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the message is longer than the maximum of %d bytes; it was discarded", limit))
 }
 

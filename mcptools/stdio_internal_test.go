@@ -127,7 +127,10 @@ func TestScanDropsAnOversizedLineWithoutHoldingIt(t *testing.T) {
 	}{
 		{"id first", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"code":"` + strings.Repeat("x", 5000) + `"}}`, "12"},
 		{"string id", `{"id":"abc","jsonrpc":"2.0","method":"tools/call","params":{"code":"` + strings.Repeat("x", 5000) + `"}}`, `"abc"`},
-		{"id after the cut", `{"jsonrpc":"2.0","method":"tools/call","params":{"code":"` + strings.Repeat("x", 5000) + `"},"id":12}`, "null"},
+		{"id after the cut", `{"jsonrpc":"2.0","method":"tools/call","params":{"code":"` + strings.Repeat("x", 5000) + `"},"id":12}`, "12"},
+		{"string id after the cut", `{"method":"tools/call","params":{"code":"` + strings.Repeat("x\\\"", 5000) + `","id":1},"id" : "a,}" ,"jsonrpc":"2.0"}`, `"a,}"`},
+		{"nested id only", `{"method":"tools/call","params":{"code":"` + strings.Repeat("x", 5000) + `","id":1},"jsonrpc":"2.0"}`, "null"},
+		{"object id", `{"method":"tools/call","params":{"code":"` + strings.Repeat("x", 5000) + `"},"id":{"a":1}}`, "null"},
 		{"not json", strings.Repeat("x", 5000), "null"},
 		{"blank", strings.Repeat(" ", 5000), "null"},
 	} {

@@ -45,6 +45,8 @@ Sources (combine freely; with none, the workspace tools rooted at the current di
   --mcp-env NAME    pass the variable NAME (or PREFIX_*, or * for all) to the --mcp before it;
                     servers and commands get a minimal environment (PATH, HOME, locale, …)
   --mcp-url URL     an MCP server over streamable HTTP; repeatable
+  --mcp-max-message SIZE  the largest message an MCP server may send (default 64MiB); a larger
+                    answer fails its call only
   --workspace DIR   the built-in workspace file tools rooted at DIR
 
 Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, --max-write,

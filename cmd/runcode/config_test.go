@@ -358,3 +358,32 @@ func TestConfigThatStartsItselfIsALoop(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// --mcp-max-message caps what an MCP server may send: a larger answer fails its call, with
+// the cap named, and the server answers the next call.
+func TestMCPMaxMessage(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "wordy", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "say", Description: "Say n x's."},
+		func(_ context.Context, _ *mcp.CallToolRequest, a struct {
+			N int `json:"n"`
+		}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", a.N)}}}, nil, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer hs.Close()
+	dir := t.TempDir()
+	program := filepath.Join(dir, "p.ts")
+	os.WriteFile(program, []byte(`
+let failed = "";
+try { await tools.say({n: 5000}); } catch (e) { failed = String(e.message); }
+const after = await tools.say({n: 3});
+return {failed, after};`), 0o644)
+	code, out, errOut := invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--json", "--mcp-url", hs.URL, "--mcp-max-message", "2KiB", program)
+	if code != exitOK || !strings.Contains(out, "longer than the maximum of 2048 bytes") || !strings.Contains(out, `"after":"xxx"`) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = invokeWithin(t, time.Minute, "tools", "--mcp-url", hs.URL, "--mcp-max-message", "100")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "--mcp-max-message must be between 1KiB and 1GiB") {
+		t.Fatalf("--mcp-max-message 100: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

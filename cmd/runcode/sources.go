@@ -76,6 +76,9 @@ type sources struct {
 	maxWrite int64
 	// orphanEnv is an --mcp-env given before any --mcp.
 	orphanEnv bool
+	// mcpMaxMessage is --mcp-max-message, the cap on one message from an MCP source; zero
+	// means mcptools.DefaultMaxMessageBytes. A config entry's "maxMessageBytes" wins.
+	mcpMaxMessage byteSize
 }
 
 // mcpConnectTimeout bounds starting, initializing and listing one MCP server.
@@ -87,6 +90,7 @@ func (s *sources) register(fs *flag.FlagSet) {
 	fs.Var(mcpEnvFlag{s}, "mcp-env", "pass the host's environment variable `NAME` (or PREFIX_*, or * for all) to the --mcp before it; repeatable")
 	fs.Var(&s.remotes, "mcp-url", "an MCP server over streamable HTTP at `URL`; repeatable")
 	fs.Var(headerFlag{s}, "mcp-header", "an HTTP header `'Name: value'` (${VAR} expanded) for the --mcp-url before it; repeatable")
+	fs.Var(&s.mcpMaxMessage, "mcp-max-message", "the largest message an MCP server may send (a stdio line, a JSON response, one server-sent event), in bytes or KiB/MiB/GiB (default 64MiB; a --config entry's maxMessageBytes wins); a larger answer fails its call only")
 	fs.Var(&s.configs, "config", "an MCP client configuration `FILE` (mcpServers/servers JSON); each server's tools in a namespace named after it; repeatable")
 	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
 }
@@ -147,8 +151,14 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 	}
 	mcpSources = append(mcpSources, configured...)
 	mcpLabels = append(mcpLabels, labels...)
+	if s.mcpMaxMessage != 0 && (s.mcpMaxMessage < 1<<10 || s.mcpMaxMessage > 1<<30) {
+		return nil, nil, &usageError{"--mcp-max-message must be between 1KiB and 1GiB"}
+	}
 	lives := make([]*liveTools, len(mcpSources))
 	for i := range mcpSources {
+		if mcpSources[i].MaxMessageBytes == 0 {
+			mcpSources[i].MaxMessageBytes = int(s.mcpMaxMessage)
+		}
 		lives[i] = &liveTools{}
 		mcpSources[i].OnToolsChanged = lives[i].update
 	}
