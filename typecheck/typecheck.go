@@ -208,6 +208,9 @@ func (c *Checker) Check(ctx context.Context, declarations, program string) ([]Di
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseReferences(program); err != nil {
+		return nil, err
+	}
 	text, lineShift := checkedText(p, program)
 	declarations += RuntimeDeclarations
 	checkCtx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -234,6 +237,23 @@ func (c *Checker) Check(ctx context.Context, declarations, program string) ([]Di
 		return nil, err
 	}
 	return mapLines(diags, lineShift, strings.Count(program, "\n")+1), nil
+}
+
+// refuseReferences fails with a *progform.Error at the first reference of program to another
+// file or module (a triple-slash directive, an import of any kind, a `from "x"` clause, a
+// `require("x")` call). The compiler reads the file such a reference names, and its diagnostics
+// quote that file's types, string values included: the text of any .ts file on the host would
+// reach the program's author. A program has nothing to import (the SDK's tools are the global
+// `tools`), so none is checked; the check's configuration (checkConfig) resolves nothing either,
+// should a reference get past this scan.
+func refuseReferences(program string) error {
+	refs := progform.References(program)
+	if len(refs) == 0 {
+		return nil
+	}
+	r := refs[0]
+	return &progform.Error{Line: r.Line, Column: r.Column, Message: fmt.Sprintf(
+		"`%s`: triple-slash directives and imports are not supported: a program is typechecked on its own against the SDK, whose tools are the global `tools`, and may not name other files or modules", r.What)}
 }
 
 // mayBeSyntaxError reports whether a diagnostic has a code of the range the parser's errors use
@@ -328,6 +348,31 @@ const Config = `{
 }
 `
 
+// checkConfig is the tsconfig.json of a check's scratch project (cold and warm): Config, with
+// nothing resolved beyond the project's own files and the compiler's library. noResolve keeps
+// triple-slash references (path and types) and imports (declarations, import types, dynamic
+// imports) from adding any file to the program, and typeRoots keeps type packages from being
+// looked for in the node_modules of the scratch directory's ancestors. Check refuses such
+// references before the compiler runs (refuseReferences); this is the second wall. A project of
+// WriteProject keeps Config (an editor's project, where nothing is at stake and where runcode
+// init recognises its own earlier file by its exact text).
+const checkConfig = `{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "target": "es2022",
+    "module": "esnext",
+    "moduleResolution": "bundler",
+    "lib": ["esnext"],
+    "types": [],
+    "typeRoots": [],
+    "noResolve": true,
+    "skipLibCheck": true
+  },
+  "include": ["*.ts"]
+}
+`
+
 // RuntimeDeclarations types the globals a program has beyond the ECMAScript library and the SDK
 // (which declares tools, ToolCallError and console): the web built-ins the runtime adds to a
 // program that names them. Every check appends it to the SDK declarations, and WriteProject
@@ -358,24 +403,25 @@ declare var TextDecoder: { prototype: TextDecoder; new (label?: string, options?
 // dir/tsconfig.json (Config), creating dir, so that `tsc -p dir` and editors check the
 // module-form programs in dir exactly as Check does.
 func WriteProject(dir, declarations string) error {
-	return writeProject(dir, declarations+RuntimeDeclarations)
+	return writeProject(dir, declarations+RuntimeDeclarations, Config)
 }
 
-// writeProject writes a project whose tools.d.ts is exactly text.
-func writeProject(dir, text string) error {
+// writeProject writes a project whose tools.d.ts is exactly text and whose tsconfig.json is
+// config.
+func writeProject(dir, text, config string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, DeclarationsFile), []byte(text), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, ConfigFile), []byte(Config), 0o644)
+	return os.WriteFile(filepath.Join(dir, ConfigFile), []byte(config), 0o644)
 }
 
 // writeCheckProject writes the scratch project of a check: writeProject's files, with
-// declarations as tools.d.ts, and text as the program (main.ts).
+// declarations as tools.d.ts and checkConfig, and text as the program (main.ts).
 func writeCheckProject(dir, declarations, text string) error {
-	if err := writeProject(dir, declarations); err != nil {
+	if err := writeProject(dir, declarations, checkConfig); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, ProgramFile), []byte(text), 0o644)
