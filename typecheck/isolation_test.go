@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/runcode-dev/runcode/internal/progform"
 )
@@ -107,7 +108,7 @@ func TestCompilerResolvesNothing(t *testing.T) {
 				decls := testDeclarations() + RuntimeDeclarations
 				var diags []Diagnostic
 				if warm {
-					diags, err = c.warm.check(context.Background(), decls, text)
+					diags, err = c.warm.check(context.Background(), time.Minute, decls, text)
 				} else {
 					diags, err = c.checkCold(context.Background(), decls, text)
 				}
