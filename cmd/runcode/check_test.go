@@ -488,7 +488,7 @@ func TestTypecheckRefusesHostFiles(t *testing.T) {
 		line       int
 	}{
 		"reference.ts": {"/// <reference path=\"" + filepath.Join(host, "global.ts") + "\" />\nconst y: \"a\" = leaked;\nexport {};\n", "`/// <reference path`", 1},
-		"import.ts": {"const k = 1;\nconst x: \"a\" = null as any as (typeof import(\"" + filepath.Join(host, "secret") + "\"))[\"n\"];\nreturn x;\n", "`import(`", 2},
+		"import.ts":    {"const k = 1;\nconst x: \"a\" = null as any as (typeof import(\"" + filepath.Join(host, "secret") + "\"))[\"n\"];\nreturn x;\n", "`import(`", 2},
 	}
 	for name, p := range programs {
 		t.Run(name, func(t *testing.T) {
