@@ -80,7 +80,7 @@ func (p *warmPool) close() error {
 }
 
 // warmServer owns one long-lived compiler process in a server mode over a scratch project
-// directory: tsconfig.json (Config), tools.d.ts and main.ts exist on disk, so the project holds
+// directory: tsconfig.json (checkConfig), tools.d.ts and main.ts exist on disk, so the project holds
 // both files with the same options as a cold check, and each check replaces their text in the
 // server's memory and asks for main.ts's diagnostics. The server keeps what does not change (the
 // library, an unchanged tools.d.ts), which is what makes a warm check cheap. Two protocols are
