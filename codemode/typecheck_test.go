@@ -89,6 +89,21 @@ func TestTypecheckFailsTheRunBeforeAnyToolCall(t *testing.T) {
 	}
 }
 
+// A program that names a file outside itself fails its typecheck at that line, before the
+// compiler runs and before any tool is called, in both forms.
+func TestTypecheckRefusesReferencesToOtherFiles(t *testing.T) {
+	reg, calls := typecheckSetup(t, realChecker(t), 0)
+	res := runCode(reg, "await tools.record({ n: 1 });\ntype T = typeof import(\"/etc/hostname\");\nreturn 1;")
+	wantTypecheckFailure(t, res, "main.ts:2:17: `import(`: triple-slash directives and imports are not supported: "+
+		"a program is typechecked on its own against the SDK, whose tools are the global `tools`, and may not name other files or modules")
+	res = runCode(reg, "/// <reference path=\"/etc/hostname\" />\nawait tools.record({ n: 1 });\nexport default 1;")
+	wantTypecheckFailure(t, res, "main.ts:1:1: `/// <reference path`: triple-slash directives and imports are not supported: "+
+		"a program is typechecked on its own against the SDK, whose tools are the global `tools`, and may not name other files or modules")
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("the tool was called %d times", n)
+	}
+}
+
 func TestTypecheckCompactPresentationKnowsTheCatalog(t *testing.T) {
 	reg, _ := typecheckSetup(t, realChecker(t), 1) // every tool set is compact
 	res := runCode(reg, "const d: string = await catalog.describe('record');\nconst n: number = await tools.record({ n: 1 });\nreturn [d.length > 0, n];")

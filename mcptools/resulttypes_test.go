@@ -214,6 +214,11 @@ func declaredKind(schema jsonv.Value) string {
 	return ""
 }
 
+// noTypeRoots is a type root that does not exist: it keeps the @types of every node_modules
+// above a test's directory out of a check, with TypeScript 5 and 7 alike (`--types ""` is
+// TypeScript 7's form only).
+const noTypeRoots = "./no-type-roots"
+
 // typecheckProgram runs tsc --strict over the declarations and the program body wrapped in an
 // async function, and fails the test on any diagnostic (an unused @ts-expect-error included).
 func typecheckProgram(t *testing.T, tsc, dts, body string) {
@@ -228,7 +233,7 @@ func typecheckProgram(t *testing.T, tsc, dts, body string) {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", "--types", "", "tools.d.ts", "program.ts")
+	cmd := exec.Command(tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", "--typeRoots", noTypeRoots, "tools.d.ts", "program.ts")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
@@ -248,7 +253,7 @@ func TestResultTypesProbeFails(t *testing.T) {
 	// get-sum is declared string: reading a field of it is an error, so this directive is
 	// unused and tsc must fail.
 	os.WriteFile(filepath.Join(dir, "program.ts"), []byte("async function main() {\n  const s = await tools[\"get-sum\"]({ a: 1, b: 2 });\n  // @ts-expect-error\n  s.length;\n}\nvoid main;\n"), 0o644)
-	cmd := exec.Command(tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", "--types", "", "tools.d.ts", "program.ts")
+	cmd := exec.Command(tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022", "--typeRoots", noTypeRoots, "tools.d.ts", "program.ts")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "Unused '@ts-expect-error' directive") {

@@ -34,6 +34,7 @@ type serverPipe struct {
 func newServerPipe(exe string, args []string, dir string) *serverPipe {
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
+	inOwnGroup(cmd) // kill kills the group
 	return &serverPipe{cmd: cmd, done: make(chan struct{}), stderr: &tailBuffer{max: 4096}}
 }
 
@@ -90,14 +91,12 @@ func (p *serverPipe) goneErr() error {
 	return p.readErr
 }
 
-// kill ends the server and waits for the process and the reader goroutine. It is safe to call
-// more than once and from several goroutines; each call returns once the process has been
-// reaped.
+// kill ends the server, with every process of its group, and waits for the process and the
+// reader goroutine. It is safe to call more than once and from several goroutines; each call
+// returns once the process has been reaped.
 func (p *serverPipe) kill() {
 	p.killOnce.Do(func() {
-		if p.cmd.Process != nil {
-			_ = p.cmd.Process.Kill()
-		}
+		_ = killGroup(p.cmd)
 		_ = p.stdin.Close()
 		<-p.done
 		_ = p.cmd.Wait()

@@ -106,29 +106,44 @@ type Options struct {
 	// package that holds a TypeScript 5 tsc. A crashed server is restarted on the next check.
 	// Without either, New fails with ErrNoServer.
 	Warm bool
-	// Timeout bounds one check: a compiler that has not answered by then is killed and the
-	// check fails with ErrCompiler. Zero means DefaultTimeout.
+	// WarmServers bounds the number of server processes of Warm: one is started for each
+	// check that finds every other busy, up to this number, so that a slow check (a program
+	// whose types take the compiler long) holds up only its own server. Zero means
+	// DefaultWarmServers.
+	WarmServers int
+	// Timeout bounds one check, from when a compiler (a warm server) takes it up: a compiler
+	// that has not answered by then is killed (its whole process group) and the check fails
+	// with ErrCompiler. A caller with a deadline of its own passes it in Check's context. Zero
+	// means DefaultTimeout.
 	Timeout time.Duration
 }
+
+// DefaultWarmServers is the default of Options.WarmServers.
+const DefaultWarmServers = 2
 
 // DefaultTimeout is the default bound of one check (Options.Timeout): far above what a check
 // takes (milliseconds warm, tens of milliseconds cold), so that only a stuck compiler or a
 // pathological program reaches it.
 const DefaultTimeout = 10 * time.Second
 
-// Checker typechecks programs. It is safe for concurrent use; Close ends its compiler process
-// (Warm) and waits for it.
+// Checker typechecks programs. It is safe for concurrent use; Close ends the checks in flight
+// and the compiler processes (Warm), and waits for them.
 type Checker struct {
 	exe     string // the compiler executable run for each check
 	timeout time.Duration
 	version string
-	warm    *warmServer // nil unless Options.Warm
+	warm    *warmPool // nil unless Options.Warm
 	// warmMixesSyntax is set when the warm server reports syntax and type errors together
 	// (the language server), see Check.
 	warmMixesSyntax bool
 
-	mu     sync.Mutex
-	closed bool
+	// closing ends with Close: every check's context ends with it, which kills its compiler.
+	closing context.Context
+	close   context.CancelFunc
+
+	mu       sync.Mutex
+	closed   bool
+	inFlight sync.WaitGroup // the checks running; Add under mu while not closed
 }
 
 // New finds the compiler and checks that it is TypeScript 5 or later. The error wraps
@@ -164,27 +179,36 @@ func New(opts Options) (*Checker, error) {
 	}
 	c := &Checker{exe: exe, version: version, timeout: timeout}
 	if opts.Warm {
+		servers := opts.WarmServers
+		if servers <= 0 {
+			servers = DefaultWarmServers
+		}
 		switch tsserver := tsserverFor(path); {
 		case atoi(major) >= 7:
-			c.warm = newWarmServer(lspStarter(exe))
+			c.warm = newWarmPool(lspStarter(exe), servers)
 			c.warmMixesSyntax = true
 		case tsserver != "":
-			c.warm = newWarmServer(tsserverStarter(tsserver))
+			c.warm = newWarmPool(tsserverStarter(tsserver), servers)
 		default:
 			return nil, fmt.Errorf("%w: %s is TypeScript %s without a tsserver beside it", ErrNoServer, path, version)
 		}
 	}
+	c.closing, c.close = context.WithCancel(context.Background())
 	return c, nil
 }
 
 // Version returns the compiler's TypeScript version, such as "7.0.2".
 func (c *Checker) Version() string { return c.version }
 
-// Close ends the warm compiler process, if any, and waits for it. Checks after Close fail.
+// Close ends the checks in flight (killing their compilers; they fail) and the warm compiler
+// processes, if any, and waits for all of them, so that a caller that exits next leaves no
+// compiler running. Checks after Close fail.
 func (c *Checker) Close() error {
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
+	c.close()
+	c.inFlight.Wait()
 	if c.warm != nil {
 		return c.warm.close()
 	}
@@ -199,41 +223,77 @@ var errClosed = errors.New("typecheck: checker closed")
 // ErrCompiler).
 func (c *Checker) Check(ctx context.Context, declarations, program string) ([]Diagnostic, error) {
 	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
+	if c.closed {
+		c.mu.Unlock()
 		return nil, errClosed
 	}
+	c.inFlight.Add(1)
+	c.mu.Unlock()
+	defer c.inFlight.Done()
 	p, err := progform.Parse(program)
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseReferences(program); err != nil {
+		return nil, err
+	}
 	text, lineShift := checkedText(p, program)
 	declarations += RuntimeDeclarations
-	checkCtx, cancel := context.WithTimeout(ctx, c.timeout)
+	// The check ends with the caller's context and with Close.
+	checkCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer context.AfterFunc(c.closing, cancel)()
 	var diags []Diagnostic
 	if c.warm != nil {
-		diags, err = c.warm.check(checkCtx, declarations, text)
+		diags, err = c.warm.check(checkCtx, c.timeout, declarations, text)
 		if err == nil && c.warmMixesSyntax && mayBeSyntaxError(diags) {
 			// tsc reports no type errors when there are syntax errors, and the language
 			// server reports both without telling them apart: tsc itself answers then (a
 			// program with a syntax error is rare, and a cold check costs tens of ms).
-			diags, err = c.checkCold(checkCtx, declarations, text)
+			diags, err = c.checkColdWithin(checkCtx, declarations, text)
 		}
 	} else {
-		diags, err = c.checkCold(checkCtx, declarations, text)
+		diags, err = c.checkColdWithin(checkCtx, declarations, text)
 	}
 	if err != nil {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
-		}
-		if checkCtx.Err() != nil {
+		case c.closing.Err() != nil:
+			return nil, errClosed
+		case errors.Is(err, errTimedOut):
 			return nil, fmt.Errorf("%w: no answer within %v", ErrCompiler, c.timeout)
 		}
 		return nil, err
 	}
 	return mapLines(diags, lineShift, strings.Count(program, "\n")+1), nil
+}
+
+// errTimedOut is the cause of the end of a check's context at Options.Timeout.
+var errTimedOut = errors.New("typecheck: the check timed out")
+
+// checkColdWithin is checkCold bounded by the checker's timeout.
+func (c *Checker) checkColdWithin(ctx context.Context, declarations, text string) ([]Diagnostic, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, c.timeout, errTimedOut)
+	defer cancel()
+	return c.checkCold(ctx, declarations, text)
+}
+
+// refuseReferences fails with a *progform.Error at the first reference of program to another
+// file or module (a triple-slash directive, an import of any kind, a `from "x"` clause, a
+// `require("x")` call). The compiler reads the file such a reference names, and its diagnostics
+// quote that file's types, string values included: the text of any .ts file on the host would
+// reach the program's author. A program has nothing to import (the SDK's tools are the global
+// `tools`), so none is checked; the check's configuration (checkConfig) resolves nothing either,
+// should a reference get past this scan.
+func refuseReferences(program string) error {
+	refs := progform.References(program)
+	if len(refs) == 0 {
+		return nil
+	}
+	r := refs[0]
+	return &progform.Error{Line: r.Line, Column: r.Column, Message: fmt.Sprintf(
+		"`%s`: triple-slash directives and imports are not supported: a program is typechecked on its own against the SDK, whose tools are the global `tools`, and may not name other files or modules", r.What)}
 }
 
 // mayBeSyntaxError reports whether a diagnostic has a code of the range the parser's errors use
@@ -328,6 +388,31 @@ const Config = `{
 }
 `
 
+// checkConfig is the tsconfig.json of a check's scratch project (cold and warm): Config, with
+// nothing resolved beyond the project's own files and the compiler's library. noResolve keeps
+// triple-slash references (path and types) and imports (declarations, import types, dynamic
+// imports) from adding any file to the program, and typeRoots keeps type packages from being
+// looked for in the node_modules of the scratch directory's ancestors. Check refuses such
+// references before the compiler runs (refuseReferences); this is the second wall. A project of
+// WriteProject keeps Config (an editor's project, where nothing is at stake and where runcode
+// init recognises its own earlier file by its exact text).
+const checkConfig = `{
+  "compilerOptions": {
+    "strict": true,
+    "noEmit": true,
+    "target": "es2022",
+    "module": "esnext",
+    "moduleResolution": "bundler",
+    "lib": ["esnext"],
+    "types": [],
+    "typeRoots": [],
+    "noResolve": true,
+    "skipLibCheck": true
+  },
+  "include": ["*.ts"]
+}
+`
+
 // RuntimeDeclarations types the globals a program has beyond the ECMAScript library and the SDK
 // (which declares tools, ToolCallError and console): the web built-ins the runtime adds to a
 // program that names them. Every check appends it to the SDK declarations, and WriteProject
@@ -358,24 +443,25 @@ declare var TextDecoder: { prototype: TextDecoder; new (label?: string, options?
 // dir/tsconfig.json (Config), creating dir, so that `tsc -p dir` and editors check the
 // module-form programs in dir exactly as Check does.
 func WriteProject(dir, declarations string) error {
-	return writeProject(dir, declarations+RuntimeDeclarations)
+	return writeProject(dir, declarations+RuntimeDeclarations, Config)
 }
 
-// writeProject writes a project whose tools.d.ts is exactly text.
-func writeProject(dir, text string) error {
+// writeProject writes a project whose tools.d.ts is exactly text and whose tsconfig.json is
+// config.
+func writeProject(dir, text, config string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, DeclarationsFile), []byte(text), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, ConfigFile), []byte(Config), 0o644)
+	return os.WriteFile(filepath.Join(dir, ConfigFile), []byte(config), 0o644)
 }
 
 // writeCheckProject writes the scratch project of a check: writeProject's files, with
-// declarations as tools.d.ts, and text as the program (main.ts).
+// declarations as tools.d.ts and checkConfig, and text as the program (main.ts).
 func writeCheckProject(dir, declarations, text string) error {
-	if err := writeProject(dir, declarations); err != nil {
+	if err := writeProject(dir, declarations, checkConfig); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, ProgramFile), []byte(text), 0o644)
@@ -393,14 +479,15 @@ func (c *Checker) checkCold(ctx context.Context, declarations, text string) ([]D
 	}
 	cmd := exec.CommandContext(ctx, c.exe, "-p", ".", "--pretty", "false")
 	cmd.Dir = dir
-	// A compiler killed at the deadline may leave a child holding its output (the npm wrapper
-	// script of TypeScript 7 runs the native compiler as a child): stop waiting for it soon.
+	// The context's end kills the compiler's process group, its children with it.
+	inOwnGroup(cmd)
+	// A child that left the group may still hold the output: stop waiting for it soon.
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
+	runErr := runLocked(cmd)
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil, context.Cause(ctx)
 	}
 	diags, other := ParseOutput(stdout.String())
 	if len(other) > 0 {

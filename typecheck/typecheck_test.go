@@ -42,6 +42,17 @@ func needCompiler(t testing.TB, warm bool) *Checker {
 	return c
 }
 
+// onlyServer returns the one server of a warm checker that has run its checks one at a time.
+func onlyServer(t *testing.T, c *Checker) *warmServer {
+	t.Helper()
+	c.warm.mu.Lock()
+	defer c.warm.mu.Unlock()
+	if len(c.warm.all) != 1 {
+		t.Fatalf("%d warm servers, want 1", len(c.warm.all))
+	}
+	return c.warm.all[0]
+}
+
 // positions returns "LINE:COL TSNNNN" of each diagnostic (with its file, when not the program).
 func positions(diags []Diagnostic) []string {
 	out := make([]string, len(diags))
@@ -247,7 +258,7 @@ func TestWarmServerSurvivesACrash(t *testing.T) {
 	if _, err := c.Check(context.Background(), decls, "return 1;"); err != nil {
 		t.Fatal(err)
 	}
-	first := c.warm.srv.command().Process
+	first := onlyServer(t, c).srv.command().Process
 	if err := first.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +269,7 @@ func TestWarmServerSurvivesACrash(t *testing.T) {
 	if len(diags) != 1 || diags[0].Line != 1 {
 		t.Fatalf("diags %v", diags)
 	}
-	second := c.warm.srv.command()
+	second := onlyServer(t, c).srv.command()
 	if second.Process.Pid == first.Pid {
 		t.Fatal("not restarted")
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/internal/progform"
@@ -130,16 +131,20 @@ func refuseForeign(path string, mark []byte) error {
 	return &usageError{fmt.Sprintf("init: %s exists and was not written by runcode; move it away or pass --force", path)}
 }
 
-// openTypeChecker returns the checker of --typecheck: with warm (serve), one compiler process
+// openTypeChecker returns the checker of --typecheck: with warm (serve), compiler processes
 // kept for all checks; otherwise one compiler process per check, which for a single run costs
-// the same as starting a warm one (measured: 49ms against 55ms) and keeps nothing alive. The
-// caller closes it.
-func openTypeChecker(warm bool) (*typecheck.Checker, error) {
-	chk, err := typecheck.New(typecheck.Options{Warm: warm})
+// the same as starting a warm one (measured: 49ms against 55ms) and keeps nothing alive. A
+// check is bounded by wall, the run's wall-clock ceiling (--timeout), when that is below the
+// checker's own bound: a program whose types take the compiler long fails its typecheck
+// within the time the run has, instead of outliving it. The caller closes it.
+func openTypeChecker(warm bool, wall time.Duration) (*typecheck.Checker, error) {
+	opts := typecheck.Options{Warm: warm, Timeout: min(wall, typecheck.DefaultTimeout)}
+	chk, err := typecheck.New(opts)
 	if warm && errors.Is(err, typecheck.ErrNoServer) {
 		// A compiler with no server mode (no tsserver beside a TypeScript 5 tsc): one process
 		// per check.
-		chk, err = typecheck.New(typecheck.Options{})
+		opts.Warm = false
+		chk, err = typecheck.New(opts)
 	}
 	return chk, err
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -379,5 +383,129 @@ func TestEditorExamples(t *testing.T) {
 	_, module, _ := invoke(t, "", "run", "--json", "--workspace", ".", "scripts/todos.ts")
 	if _, out, _ := invoke(t, body, "run", "--json", "--workspace", ".", "-"); out != module || module == "" {
 		t.Fatalf("body form %q, module form %q", out, module)
+	}
+}
+
+// typeBomb is a program whose types take the compiler many seconds (12s cold with TypeScript
+// 7.0 on the development machine).
+const typeBomb = `type Pair<T> = { l: T; r: T };
+type Tree<T, N extends unknown[]> = N["length"] extends 80 ? T : Tree<Pair<T> | [T, T] | (T extends object ? { x: T } : never), [...N, 0]>;
+type Deep<T> = { [K in keyof T]: T[K] extends object ? Deep<T[K]> : T[K] };
+declare const a: Deep<Tree<{ v: 1 }, []>>;
+declare const b: Deep<Tree<{ v: 2 }, []>>;
+const c: typeof a = b;
+export {};
+`
+
+// run --typecheck with a short --timeout: the typecheck is bounded by the run's wall-clock
+// ceiling, and when the CLI has exited no compiler is left running and no scratch project is
+// left behind.
+func TestRunTypecheckTimeoutLeavesNoCompiler(t *testing.T) {
+	needTSC(t)
+	if _, err := os.Stat("/proc/self/cwd"); err != nil {
+		t.Skip("no /proc")
+	}
+	dir := checkProject(t)
+	bomb := filepath.Join(dir, "bomb.ts")
+	if err := os.WriteFile(bomb, []byte(typeBomb), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	env := append(os.Environ(), cliEnv+"=1", "TMPDIR="+tmp)
+	start := time.Now()
+	p := startCLIWithEnv(t, env, "run", "--isolation", "inprocess", "--typecheck", "--timeout", "2s", "--tools", filepath.Join(dir, "tools.json"), bomb)
+	code := p.wait(30 * time.Second)
+	took := time.Since(start)
+	out, _ := io.ReadAll(p.stdout)
+	t.Logf("exit %d after %v: %s", code, took, strings.TrimSpace(string(out)))
+	// A compiler still running has its working directory in its scratch project under tmp.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		left := processesUnder(t, tmp)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range left {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Fatalf("compiler processes %v still running after the CLI exited", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "runcode-typecheck-") {
+			t.Fatalf("scratch project %s left behind", e.Name())
+		}
+	}
+	// The typecheck ended at the run's ceiling: the run failed its typecheck, not abandoned.
+	if want := "Error: code run failed (typecheck): the program could not be typechecked: typecheck: the TypeScript compiler failed: no answer within 2s\n"; code != exitFailed || string(out) != want {
+		t.Fatalf("exit %d, stdout %q, want %q; stderr %q", code, out, want, p.stderr.String())
+	}
+}
+
+// processesUnder returns the processes whose working directory is dir or below it.
+func processesUnder(t *testing.T, dir string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err == nil && (cwd == dir || strings.HasPrefix(cwd, dir+"/")) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// check and run --typecheck refuse a program that names a file outside itself, and the text
+// of that file never reaches their output.
+func TestTypecheckRefusesHostFiles(t *testing.T) {
+	needTSC(t)
+	dir := checkProject(t)
+	manifest := filepath.Join(dir, "tools.json")
+	host := t.TempDir()
+	const secret = "RUNCODE-HOST-SECRET-5519"
+	if err := os.WriteFile(filepath.Join(host, "secret.ts"), []byte("export declare const n: \""+secret+"\";\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(host, "global.ts"), []byte("declare const leaked: \""+secret+"\";\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	programs := map[string]struct {
+		text, what string
+		line       int
+	}{
+		"reference.ts": {"/// <reference path=\"" + filepath.Join(host, "global.ts") + "\" />\nconst y: \"a\" = leaked;\nexport {};\n", "`/// <reference path`", 1},
+		"import.ts":    {"const k = 1;\nconst x: \"a\" = null as any as (typeof import(\"" + filepath.Join(host, "secret") + "\"))[\"n\"];\nreturn x;\n", "`import(`", 2},
+	}
+	for name, p := range programs {
+		t.Run(name, func(t *testing.T) {
+			file := filepath.Join(dir, name)
+			if err := os.WriteFile(file, []byte(p.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := invoke(t, "", "check", "--tools", manifest, file)
+			want := fmt.Sprintf("%s:%d:", file, p.line)
+			if code != exitFailed || !strings.HasPrefix(out, want) || !strings.Contains(out, p.what+": triple-slash directives and imports are not supported") || strings.Contains(out+errOut, secret) {
+				t.Fatalf("check: exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+			code, out, errOut = invoke(t, "", "run", "--isolation", "inprocess", "--typecheck", "--tools", manifest, file)
+			want = fmt.Sprintf("Error: code run failed (typecheck): main.ts:%d:", p.line)
+			if code != exitFailed || !strings.HasPrefix(out, want) || strings.Contains(out+errOut, secret) {
+				t.Fatalf("run --typecheck: exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+		})
 	}
 }

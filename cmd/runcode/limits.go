@@ -157,7 +157,7 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	var checker *typecheck.Checker
 	if lim.typecheck {
 		// Before the sources: without a compiler the command stops (exit 2) with nothing started.
-		chk, err := openTypeChecker(lim.warmTypecheck)
+		chk, err := openTypeChecker(lim.warmTypecheck, lim.timeout)
 		if err != nil {
 			return nil, err
 		}

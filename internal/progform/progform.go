@@ -200,6 +200,9 @@ type scanner struct {
 	// expression.
 	prev    token
 	hasPrev bool
+	// directives collects the offsets of triple-slash directive comments skipped, when not
+	// nil (References).
+	directives []int
 }
 
 func (s *scanner) depth() int { return len(s.stack) }
@@ -244,6 +247,9 @@ func (s *scanner) skipSpace() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
 			s.pos++
 		case c == '/' && s.pos+1 < len(s.src) && s.src[s.pos+1] == '/':
+			if s.directives != nil && isDirective(s.src[s.pos:]) {
+				s.directives = append(s.directives, s.pos)
+			}
 			end := strings.IndexAny(s.src[s.pos:], "\n\r")
 			if end < 0 {
 				s.pos = len(s.src)
@@ -470,4 +476,107 @@ func (s *scanner) skipRegexp() {
 		s.pos++
 	}
 	s.pos = min(s.pos, len(s.src))
+}
+
+// Reference is a place where a program names a file or module outside itself: a triple-slash
+// directive (`/// <reference path="…" />` and the like), an import of any kind (declaration,
+// `import x = require(…)`, `import(…)` and the type `typeof import(…)`), an `… from "x"`
+// clause (of an import or an export), or a `require("x")` call. The compiler reads the file
+// such a reference names, and a type error that quotes it hands the file's text to the program's
+// author; a program has nothing to import (its tools are the global `tools`), so a typecheck
+// refuses every one.
+type Reference struct {
+	// Line and Column are 1-based; Column counts UTF-16 code units.
+	Line, Column int
+	// What is the construct as the program wrote it, shortened ("/// <reference", "import(",
+	// `from "./x"`, `require("./x")`).
+	What string
+}
+
+// maxReferenceText bounds the text of a Reference's What taken from the program.
+const maxReferenceText = 60
+
+// References returns the references of src to other files and modules, in the order they
+// appear, at any depth (inside functions, namespaces and `declare module` blocks too). Comments,
+// strings, template literals and regular-expression literals are skipped as Parse skips them,
+// so a word in a string is not a reference; `import.meta` and a property named import (`o.import`,
+// `{ import: 1 }`) are not either.
+func References(src string) []Reference {
+	s := scanner{src: src, directives: []int{}}
+	var refs []Reference
+	add := func(off int, what string) {
+		e := s.errorAt(off, "")
+		refs = append(refs, Reference{Line: e.Line, Column: e.Column, What: what})
+	}
+	// prev and prev2 are the two tokens before tok.
+	var prev, prev2 token
+	for {
+		tok := s.next()
+		// Directives are comments: report those skipped before tok, in order.
+		for _, off := range s.directives {
+			add(off, shorten(directiveText(src[off:])))
+		}
+		s.directives = s.directives[:0]
+		if tok.kind == tokEOF {
+			return refs
+		}
+		switch {
+		case tok.kind == tokWord && tok.text == "import" && !tok.afterDot:
+			switch s.peekByte() {
+			case '.', ':', '?': // import.meta; a property named import
+			case '(':
+				add(tok.start, "import(")
+			default:
+				add(tok.start, "import")
+			}
+		case tok.kind == tokString || tok.kind == tokTemplate:
+			lit := shorten(src[tok.start:s.pos])
+			switch {
+			case prev.kind == tokWord && prev.text == "from" && !prev.afterDot:
+				add(prev.start, "from "+lit)
+			case prev.kind == tokPunct && prev.text == "(" && prev2.kind == tokWord && prev2.text == "require" && !prev2.afterDot:
+				add(prev2.start, "require("+lit+")")
+			}
+		}
+		prev2, prev = prev, tok
+	}
+}
+
+// directiveText returns a triple-slash directive's opening: "///", the tag's name and its
+// first attribute name ("/// <reference path").
+func directiveText(comment string) string {
+	end := strings.IndexAny(comment, "\n\r")
+	if end >= 0 {
+		comment = comment[:end]
+	}
+	fields := strings.Fields(strings.TrimPrefix(comment, "///"))
+	text := "///"
+	for i, f := range fields {
+		if i == 2 {
+			break
+		}
+		name, _, _ := strings.Cut(f, "=")
+		text += " " + name
+	}
+	return text
+}
+
+// shorten cuts s to maxReferenceText bytes (at a rune boundary), marking the cut.
+func shorten(s string) string {
+	if len(s) <= maxReferenceText {
+		return s
+	}
+	cut := maxReferenceText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// isDirective reports whether the line comment at the start of c is a triple-slash directive:
+// "///", then blanks, then '<'. The compiler reads directives only from the comments that open
+// a file, but any such comment is reported, wherever it stands.
+func isDirective(c string) bool {
+	rest, ok := strings.CutPrefix(c, "///")
+	return ok && strings.HasPrefix(strings.TrimLeft(rest, " \t"), "<")
 }

@@ -2,6 +2,7 @@ package progform
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -118,6 +119,60 @@ func FuzzParse(f *testing.F) {
 			trimmed := strings.TrimSuffix(body, "\n;var "+ResultVar+"; return "+ResultVar+";")
 			if strings.Count(trimmed, "\n") != strings.Count(src, "\n") {
 				t.Fatalf("lines moved: %q → %q", src, body)
+			}
+		}
+	})
+}
+
+func TestReferences(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []Reference
+	}{
+		{"none", "const r = await tools.x({});\nexport default r;", nil},
+		{"reference path", "/// <reference path=\"/etc/host.ts\" />\nreturn 1", []Reference{{1, 1, "/// <reference path"}}},
+		{"reference types, spaced", "  ///   <reference types=\"node\" />\nreturn 1", []Reference{{1, 3, "/// <reference types"}}},
+		{"amd-module", "///<amd-module name=\"x\"/>\nreturn 1", []Reference{{1, 1, "/// <amd-module name"}}},
+		{"directive after code", "return 1; /// <reference lib=\"dom\" />", []Reference{{1, 11, "/// <reference lib"}}},
+		{"plain triple-slash comment", "/// just a comment\n//// <not a directive either>\nreturn 1", nil},
+		{"typeof import", "type T = typeof import(\"/abs/path\");\nreturn 1", []Reference{{1, 17, "import("}}},
+		{"dynamic import in a function", "async function f() {\n  return await import('x');\n}\nreturn f()", []Reference{{2, 16, "import("}}},
+		{"import declaration", "import { a } from './a';\nreturn a", []Reference{{1, 1, "import"}, {1, 14, "from './a'"}}},
+		{"import equals require", "import fs = require(\"fs\");\nreturn fs", []Reference{{1, 1, "import"}, {1, 13, "require(\"fs\")"}}},
+		{"export from in a declared module", "declare module \"m\" {\n  export * from \"/host/file\";\n}\nreturn 1", []Reference{{2, 12, "from \"/host/file\""}}},
+		{"require call", "const x = require(`y`);\nreturn x", []Reference{{1, 11, "require(`y`)"}}},
+		{"import.meta", "return typeof import.meta", nil},
+		{"property named import", "const o = { import: 1, from: 'x' };\ntype T = { import?: string };\nreturn o.import + o.require('x') + o.from", nil},
+		{"words in strings and comments", "// import('x')\n/* /// <reference path=\"x\" /> */\nconst s = \"import('x') from 'y'\";\nconst t = `require('z') ${'from'}`;\nreturn s + t", nil},
+		{"in a regexp", "const re = /import\\('x'\\)/;\nreturn re", nil},
+		{"require of a variable", "const require = (s: string) => s; const m = 'x';\nreturn require(m)", nil},
+		{"long specifier", "type T = typeof import(\"x\");\nexport * from '" + strings.Repeat("a", 100) + "';", []Reference{{1, 17, "import("}, {2, 10, "from '" + strings.Repeat("a", 59) + "…"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := References(c.src)
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("References = %+v, want %+v", got, c.want)
+			}
+		})
+	}
+}
+
+// References reports what Parse refuses, and sees through what Parse skips.
+func FuzzReferences(f *testing.F) {
+	for _, s := range []string{"/// <reference path='x'/>", "import('x')", "from 'x'", "require('x')", "`${import('x')}`", "a / import('x') / b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		refs := References(src)
+		_, err := Parse(src)
+		var pe *Error
+		if errors.As(err, &pe) && strings.Contains(pe.Message, "import declarations") && len(refs) == 0 {
+			t.Fatalf("Parse refuses an import in %q that References does not report", src)
+		}
+		for _, r := range refs {
+			if r.Line < 1 || r.Column < 1 || r.What == "" {
+				t.Fatalf("bad reference %+v in %q", r, src)
 			}
 		}
 	})
