@@ -234,7 +234,7 @@ func (r *run) exportJSON(v goja.Value) conversion {
 func (r *run) exportWithin(v goja.Value, budget int) conversion { return r.export(v, budget) }
 
 func (r *run) export(v goja.Value, budget int) conversion {
-	c := converter{intr: r.intr, run: r, vm: r.vm, left: budget}
+	c := converter{run: r, vm: r.vm, left: budget}
 	var cv conversion
 	if ex := r.vm.Try(func() { cv.value, _, cv.err = c.convert(v, rootStep) }); ex != nil {
 		// A getter, proxy trap, toJSON or valueOf threw: the walk stopped where it was.
@@ -281,8 +281,7 @@ func (s step) jsKey(vm *goja.Runtime) goja.Value {
 
 // converter converts one JavaScript value to JSON with JSON.stringify's semantics (see convert).
 type converter struct {
-	intr *intrinsics
-	vm   *goja.Runtime
+	vm *goja.Runtime
 	// The containers on the current path, for cycle detection: the first few in path (most
 	// values are shallow, and a map per conversion cost more than the rest of a small one), the
 	// deeper ones in deep, with their depth.
