@@ -92,9 +92,9 @@ import (
 // JSON.stringify gives undefined (none, undefined, a function) is the empty object, so f() is
 // f({}). An argument that cannot be converted at all (a BigInt, a cycle, a lone surrogate)
 // rejects the call with "binding arguments cannot be converted to JSON: argument<path>:
-// <why>" and the host function is not called. It must not
-// block: it starts the work and reports the outcome by calling settle exactly once, from any
-// goroutine, at any time (a settle after the run ended is ignored). A non-nil error rejects the
+// <why>" and the host function is not called. It must not block: it starts the work and
+// reports the outcome by calling settle exactly once, from any goroutine, at any time (a settle
+// after the run ended is ignored). A non-nil error rejects the
 // program's promise with the namespace's error class and the error's message; the rejection's
 // stack names the call (tools.read_file) and the program's frames where it was made. With a nil
 // error, a value that cannot reach the program as lossless JSON (Undefined, nested deeper than
