@@ -144,7 +144,7 @@ var (
 		`"code":{"type":"string","description":"The program: the body of an async TypeScript function."},` +
 		`"description":{"type":"string","description":"What the program does, in active voice and 5-10 words; shown to the user (e.g. \"Count TODO markers in Go files\", \"Summarize the largest files\", \"Find undocumented exports\")."}},` +
 		`"required":["code","description"]}`)
-	outputSchema = jsonv.MustParse(`{"type":"object","properties":{"logs":{"type":"array","items":{"type":"string"}},"result":{}},"required":["logs"],"additionalProperties":false}`)
+	outputSchema = jsonv.MustParse(`{"type":"object","properties":{"logs":{"type":"array","items":{"type":"string"}},"result":{},"notes":{"type":"array","items":{"type":"string"}}},"required":["logs"],"additionalProperties":false}`)
 )
 
 type codeMode struct {
@@ -162,19 +162,24 @@ type codeMode struct {
 }
 
 // RunFailure is the cause carried by a failed run_code result (its registry.Error has code
-// CODE_RUN_FAILED): the failure kind, the runtime's message, and the logs captured before it.
+// CODE_RUN_FAILED): the failure kind, the runtime's message, the logs captured before it, and
+// the runtime's notes on values that lost data crossing to the tools (jsruntime.Result.Notes).
 type RunFailure struct {
 	Kind    jsruntime.FailureKind
 	Message string
 	Logs    []string
+	Notes   []string
 }
 
 // Error returns the failure as the model reads it: "code run failed (<kind>): <message>",
-// then the captured output.
+// then the captured output, then the notes, one a line.
 func (f *RunFailure) Error() string {
 	msg := fmt.Sprintf("code run failed (%s): %s", f.Kind, f.Message)
 	if len(f.Logs) > 0 {
 		msg += "\nCaptured output:\n" + strings.Join(f.Logs, "\n")
+	}
+	if len(f.Notes) > 0 {
+		msg += "\n" + strings.Join(f.Notes, "\n")
 	}
 	return msg
 }
@@ -236,7 +241,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 		res.Logs = append(res.Logs, unseenLines(b.Unseen())...)
 	}
 	if res.Error != nil {
-		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs}
+		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs, Notes: res.Notes}
 		return jsonv.Value{}, runFailed(f)
 	}
 	return Outcome(res), nil
@@ -310,18 +315,22 @@ func unseenLines(unseen []bridge.Unseen) []string {
 }
 
 // Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
-// without "result" when the program returned nothing.
+// without "result" when the program returned nothing, and with "notes": [...] after it when
+// values lost data crossing as JSON (jsruntime.Result.Notes).
 func Outcome(res jsruntime.Result) jsonv.Value {
 	ms := []jsonv.Member{{Key: "logs", Value: logsValue(res.Logs)}}
 	if res.Value.IsDefined() {
 		ms = append(ms, jsonv.Member{Key: "result", Value: res.Value})
+	}
+	if len(res.Notes) > 0 {
+		ms = append(ms, jsonv.Member{Key: "notes", Value: logsValue(res.Notes)})
 	}
 	return jsonv.ObjectValue(ms...)
 }
 
 // RenderText renders the canonical value of a successful run as the model reads it: the logs,
 // one per line, then the result (a string raw, anything else as indented JSON, compacted below
-// five levels of nesting); NoOutput when both are empty.
+// five levels of nesting), then the notes, one per line; NoOutput when all are empty.
 func RenderText(outcome jsonv.Value) string {
 	var parts []string
 	logs := outcome.Lookup("logs")
@@ -342,6 +351,10 @@ func RenderText(outcome jsonv.Value) string {
 		if s != "" {
 			parts = append(parts, s)
 		}
+	}
+	notes := outcome.Lookup("notes")
+	for i, n := 0, notes.Len(); i < n; i++ {
+		parts = append(parts, notes.Index(i).AsString())
 	}
 	if len(parts) == 0 {
 		return NoOutput

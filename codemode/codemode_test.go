@@ -80,7 +80,7 @@ func TestRenderingOfTheOuterResult(t *testing.T) {
 }
 
 func TestFailedRunsAreCodedAndKeepTheCapturedOutput(t *testing.T) {
-	reg := setup(t, jsruntime.Config{MaxOutputBytes: 60}, nil)
+	reg := setup(t, jsruntime.Config{MaxOutputBytes: 200}, nil)
 	cases := []struct {
 		code string
 		kind jsruntime.FailureKind
@@ -88,8 +88,8 @@ func TestFailedRunsAreCodedAndKeepTheCapturedOutput(t *testing.T) {
 	}{
 		{`console.log("captured before failure"); throw "bad"`, jsruntime.KindException, "Error: code run failed (exception): bad\nCaptured output:\ncaptured before failure"},
 		{`throw "bad"`, jsruntime.KindException, "Error: code run failed (exception): bad"},
-		{`return () => 1`, jsruntime.KindInvalidOutput, "Error: code run failed (invalid-output): program completion must be lossless JSON"},
-		{`return "x".repeat(100)`, jsruntime.KindOutputLimit, "Error: code run failed (output-limit): outer output exceeded 60 bytes"},
+		{`return {id: 1n}`, jsruntime.KindInvalidOutput, "Error: code run failed (invalid-output): program completion cannot be converted to JSON: result.id: BigInt, which JSON cannot hold (convert it with String() or Number())"},
+		{`return "x".repeat(300)`, jsruntime.KindOutputLimit, "Error: code run failed (output-limit): outer output exceeded 200 bytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.code, func(t *testing.T) {
@@ -240,7 +240,7 @@ func TestModelContractSaidOnce(t *testing.T) {
 		"images",                          // image results are forwarded
 		"`await tools.name(args)`",        // how to call a tool
 		`tools["odd-name"](args)`,         // bracket access for other names
-		"lossless JSON",                   // what arguments may be
+		"`JSON.stringify`",                // how arguments cross
 		"rejects with `ToolCallError`",    // how a call fails
 		"MAY overlap under `Promise.all`", // the overlap rule
 		"submission order",

@@ -9,7 +9,8 @@ import (
 
 // CanonicalOutcome returns the canonical outcome of a run_code result: the run's value on
 // success ({"logs": [...], "result": value}, see Outcome), or {"logs": [...], "error": {"kind",
-// "message"}} for a failed program, with the logs it printed before it failed. ok is false when
+// "message"}} for a failed program, with the logs it printed before it failed (and "notes": [...]
+// when values lost data crossing as JSON, see Outcome). ok is false when
 // the call failed before any program ran (its error is not a RunFailure: invalid arguments, an
 // abort before dispatch, …); the caller decides how to report those.
 func CanonicalOutcome(res registry.Result) (outcome jsonv.Value, ok bool) {
@@ -20,7 +21,11 @@ func CanonicalOutcome(res registry.Result) (outcome jsonv.Value, ok bool) {
 	if !errors.As(res.Err, &f) {
 		return jsonv.Value{}, false
 	}
-	return FailureOutcome(string(f.Kind), f.Message, f.Logs), true
+	outcome = FailureOutcome(string(f.Kind), f.Message, f.Logs)
+	if len(f.Notes) > 0 {
+		outcome = outcome.With("notes", logsValue(f.Notes))
+	}
+	return outcome, true
 }
 
 // FailureOutcome returns the canonical outcome of a failure: {"logs": [...], "error": {"kind":

@@ -296,20 +296,25 @@ func (r *run) explainMissing(thrown *goja.Object, msg string) string {
 	return msg
 }
 
-// bindingFunc is the JavaScript side of function j of namespace i: it snapshots its one
-// argument as lossless JSON, calls the host function synchronously, and returns a promise that
-// the host's settle callback settles through the loop. It never throws. A host that settles
-// with the Undefined value and no error rejects the promise, as for any resolution that is not
-// lossless JSON.
+// bindingFunc is the JavaScript side of function j of namespace i: it converts its one
+// argument to JSON as JSON.stringify does (see converter.convert; none is {}), calls the host
+// function synchronously, and returns a promise that the host's settle callback settles through
+// the loop. It never throws. A host that settles with the Undefined value and no error rejects
+// the promise, as for any resolution that is not lossless JSON.
 func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		r := rl.owner
 		ns := &r.bound[i]
 		fn := ns.members.list[j]
 		promise, resolve, reject := r.vm.NewPromise()
-		arg, err := r.exportJSON(call.Argument(0))
-		if err != nil {
-			reason, err := r.callRejection(class, ns.global, fn, r.vm.CaptureCallStack(callSiteDepth, nil), withPlace(msgBadArguments, err, "argument"))
+		conv := r.exportJSON(call.Argument(0))
+		if err := conv.err; err != nil {
+			msg := withPlace(msgBadArguments, err, "argument")
+			if errors.Is(err, errOverBudget) {
+				maxString, _, _ := oneStepLimits(r.cfg.MaxHeapBytes)
+				msg = fmt.Sprintf("%s: argument: its JSON is longer than %d bytes", msgBadArguments, maxString)
+			}
+			reason, err := r.callRejection(class, ns.global, fn, r.vm.CaptureCallStack(callSiteDepth, nil), msg)
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
@@ -318,6 +323,11 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			}
 			return r.vm.ToValue(promise)
 		}
+		arg := conv.value
+		if !arg.IsDefined() {
+			arg = jsonv.ObjectValue() // f() is f({})
+		}
+		r.addNote(conv.note("argument", memberPath(ns.global, fn.Group, fn.Name)))
 		r.pending++
 		// Where the program made the call: the rejection, created later on the loop with no
 		// program frame on the stack, names it (see setCallSiteStack). Only the frames are kept

@@ -28,8 +28,8 @@ func TestConformanceRejectionNamesCallSite(t *testing.T) {
 			want: "exception: ToolCallError: cannot read \"x\": no such file\n\tat tools.read_file\n\tat main.ts:1:22(…"},
 		{name: "not an identifier", fns: fail, program: "await tools['my-tool']({})",
 			want: "exception: ToolCallError: broken\n\tat tools[\"my-tool\"]\n\tat main.ts:1:…"},
-		{name: "bad arguments", fns: fail, program: "\nawait tools.read_file({ f() {} })",
-			want: "exception: ToolCallError: binding arguments must be lossless JSON\n\tat tools.read_file\n\tat main.ts:2:22(…"},
+		{name: "bad arguments", fns: fail, program: "\nawait tools.read_file({ n: 1n })",
+			want: "exception: ToolCallError: binding arguments cannot be converted to JSON: argument.n: BigInt, which JSON cannot hold (convert it with String() or Number())\n\tat tools.read_file\n\tat main.ts:2:22(…"},
 		{name: "caught keeps message", fns: fail, program: "try { await tools.read_file({}) } catch (e) { return [e.message, e.toolName, e.stack.split('\\n')[1]] }",
 			want: `["cannot read \"x\": no such file","read_file","\tat tools.read_file"]`},
 	})

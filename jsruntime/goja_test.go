@@ -2,6 +2,7 @@ package jsruntime_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -117,41 +118,58 @@ func TestNamespaceWithoutErrorClassRejectsWithPlainError(t *testing.T) {
 	wantValue(t, res, `[true,"nope",false]`)
 }
 
-func TestBindingArgumentsMustBeLosslessJSON(t *testing.T) {
+// TestBindingArgumentsFollowJSONStringify: an argument reaches the host as JSON.stringify gives
+// it (an argument it gives undefined for is {}); only what JSON.stringify throws on, or what
+// would be altered, rejects the call, and then the host is not called.
+func TestBindingArgumentsFollowJSONStringify(t *testing.T) {
 	g := newRuntime(t, jsruntime.Config{})
-	tests := []struct{ name, arg string }{
-		{"missing", ``},
-		{"undefined", `undefined`},
-		{"undefined property", `{a: undefined}`},
-		{"undefined element", `[undefined]`},
-		{"function", `{f() {}}`},
-		{"NaN", `{n: NaN}`},
-		{"Infinity", `[Infinity]`},
-		{"negative zero", `-0`},
-		{"Date", `{d: new Date(0)}`},
-		{"Map", `new Map()`},
-		{"class instance", `new (class Point { constructor() { this.x = 1 } })()`},
-		{"inherits from a plain object", `Object.create({})`},
-		{"sparse array", `[1, , 3]`},
-		{"array with extra property", `Object.assign([1], {extra: true})`},
-		{"cycle", `(() => { const o = {}; o.self = o; return o })()`},
-		{"symbol", `Symbol("s")`},
-		{"symbol key", `{[Symbol("k")]: 1}`},
-		{"non-enumerable property", `Object.defineProperty({}, "hidden", {value: 1})`},
-		{"BigInt", `10n`},
-		{"throwing getter", `{get x() { throw new Error("getter") }}`},
-		{"proxy", `new Proxy({}, {})`},
-		{"boxed string", `new String("s")`},
-		{"arguments object", `(function () { return arguments })(1)`},
+	tests := []struct{ name, arg, want string }{
+		{"missing", ``, `{}`},
+		{"undefined", `undefined`, `{}`},
+		{"function", `() => 1`, `{}`},
+		{"undefined property", `{a: undefined, b: 1}`, `{"b":1}`},
+		{"undefined element", `[undefined]`, `[null]`},
+		{"method", `{f() {}}`, `{}`},
+		{"NaN", `{n: NaN}`, `{"n":null}`},
+		{"Infinity", `[Infinity, -Infinity]`, `[null,null]`},
+		{"negative zero", `-0`, `0`},
+		{"Date", `{d: new Date(0)}`, `{"d":"1970-01-01T00:00:00.000Z"}`},
+		{"invalid Date", `{d: new Date(NaN)}`, `{"d":null}`},
+		{"Map", `new Map([["k", 1]])`, `{}`},
+		{"class instance", `new (class Point { constructor() { this.x = 1 } })()`, `{"x":1}`},
+		{"inherits from a plain object", `Object.create({inherited: 1})`, `{}`},
+		{"sparse array", `[1, , 3]`, `[1,null,3]`},
+		{"array with extra property", `Object.assign([1], {extra: true})`, `[1]`},
+		{"symbol", `Symbol("s")`, `{}`},
+		{"symbol key", `{[Symbol("k")]: 1, a: 2}`, `{"a":2}`},
+		{"non-enumerable property", `Object.defineProperty({a: 1}, "hidden", {value: 1})`, `{"a":1}`},
+		{"proxy", `new Proxy({a: 1}, {})`, `{"a":1}`},
+		{"boxed string", `new String("s")`, `"s"`},
+		{"arguments object", `(function () { return arguments })(1)`, `{"0":1}`},
+		{"toJSON", `{toJSON(key) { return {key} }}`, `{"key":""}`},
+		{"null", `null`, `null`},
 	}
 	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := run(t, g, `return await tools.echo(`+tt.arg+`)`, toolsNamespace(echo("echo")))
+			wantValue(t, res, tt.want)
+		})
+	}
+	refused := []struct{ name, arg, want string }{
+		{"cycle", `(() => { const o = {}; o.self = o; return o })()`, `argument.self: circular reference to argument`},
+		{"BigInt", `{n: 10n}`, `argument.n: BigInt, which JSON cannot hold (convert it with String() or Number())`},
+		{"throwing getter", `{get x() { throw new Error("getter") }}`, `argument.x: converting it threw: getter`},
+		{"throwing toJSON", `[{toJSON() { throw "no" }}]`, `argument[0]: converting it threw: no`},
+	}
+	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
 			var calls atomic.Int32
 			program := fmt.Sprintf(`
 				try { await tools.echo(%s); return "resolved" }
 				catch (e) { return [e instanceof ToolCallError, e.toolName, e.message] }`, tt.arg)
 			res := run(t, g, program, toolsNamespace(counting(echo("echo"), &calls)))
-			wantValue(t, res, `[true,"echo","binding arguments must be lossless JSON"]`)
+			want, _ := json.Marshal([]any{true, "echo", "binding arguments cannot be converted to JSON: " + tt.want})
+			wantValue(t, res, string(want))
 			if n := calls.Load(); n != 0 {
 				t.Errorf("host was called %d times", n)
 			}
@@ -202,26 +220,19 @@ func TestNamespaceObjectShape(t *testing.T) {
 	wantValue(t, res, `{"proto":true,"keys":["__proto__","constructor","my-tool","toString"],"hasOwnProperty":true,"a":{"n":1},"b":[2],"c":"three","d":4,"assignThrew":true,"globalTools":"undefined"}`)
 }
 
+// TestInvalidOutput: a completion value JSON.stringify throws on fails the run, naming the
+// member.
 func TestInvalidOutput(t *testing.T) {
 	g := newRuntime(t, jsruntime.Config{})
-	for _, program := range []string{
-		`return () => 1`,
-		`return {f: function () {}}`,
-		`return -0`,
-		`return Infinity`,
-		`return NaN`,
-		`return [1, , 2]`,
-		`const o = {}; o.o = o; return o`,
-		`return new (class A {})()`,
-		`return new Date(0)`,
-		`return {a: undefined}`,
-		`return Symbol("s")`,
-		`return 1n`,
-		`return {get x() { throw new Error("no") }}`,
-		`return Object.setPrototypeOf({}, Object.create(Object.prototype))`,
+	for _, tt := range []struct{ program, want string }{
+		{`const o = {}; o.o = o; return o`, `result.o: circular reference to result`},
+		{`return 1n`, `result: BigInt, which JSON cannot hold (convert it with String() or Number())`},
+		{`return {get x() { throw new Error("no") }}`, `result.x: converting it threw: no`},
+		{`return {a: [{toJSON() { throw new TypeError("bad") }}]}`, `result.a[0]: converting it threw: bad`},
+		{`const r = Proxy.revocable({}, {}); r.revoke(); return {p: r.proxy}`, `result.p: converting it threw: Proxy already revoked`},
 	} {
-		t.Run(program, func(t *testing.T) {
-			wantFailure(t, run(t, g, program, nil), jsruntime.KindInvalidOutput, "program completion must be lossless JSON")
+		t.Run(tt.program, func(t *testing.T) {
+			wantFailure(t, run(t, g, tt.program, nil), jsruntime.KindInvalidOutput, "program completion cannot be converted to JSON: "+tt.want)
 		})
 	}
 }

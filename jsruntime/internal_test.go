@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -189,22 +188,6 @@ func TestHeapAllowanceFollowsTheCollectorSettings(t *testing.T) {
 	for _, tt := range tests {
 		if got := heapAllowance(512*mib, tt.gcPercent, tt.memoryLimit, tt.base); got != tt.want {
 			t.Errorf("%s: allowance = %d MiB, want %d MiB", tt.name, got/mib, tt.want/mib)
-		}
-	}
-}
-
-func TestIsIndexMatchesItoa(t *testing.T) {
-	for _, i := range []int{0, 1, 9, 10, 99, 100, 12345, 1 << 40} {
-		if !isIndex(strconv.Itoa(i), i) {
-			t.Errorf("isIndex(%q, %d) = false", strconv.Itoa(i), i)
-		}
-	}
-	for _, c := range []struct {
-		name string
-		i    int
-	}{{"", 0}, {"01", 1}, {"00", 0}, {"1 ", 1}, {"-1", -1}, {"1e1", 10}, {"2", 1}, {"99999999999999999999", 0}, {"length", 0}} {
-		if isIndex(c.name, c.i) {
-			t.Errorf("isIndex(%q, %d) = true", c.name, c.i)
 		}
 	}
 }

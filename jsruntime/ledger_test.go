@@ -41,8 +41,12 @@ func TestOutputLedger(t *testing.T) {
 		{"long string over cap without a copy", 100, `return "x".repeat(1000)`, nil, `output-limit: outer output exceeded 100 bytes`},
 		{"logs then value over the rest", 60, `console.log("x".repeat(10)); return "y".repeat(45)`, []string{strings.Repeat("x", 10)}, `output-limit: outer output exceeded 60 bytes`},
 		{"logs then value in the rest", 60, `console.log("x".repeat(10)); return "y".repeat(44)`, []string{strings.Repeat("x", 10)}, `"` + strings.Repeat("y", 44) + `"`},
-		{"over cap wins over a later invalid member", 100, `return ["x".repeat(300), undefined]`, nil, `output-limit: outer output exceeded 100 bytes`},
-		{"invalid member before the cap is reached", 100, `return [undefined, "x".repeat(300)]`, nil, `invalid-output: program completion must be lossless JSON`},
+		{"over cap wins over a later invalid member", 100, `return ["x".repeat(300), 1n]`, nil, `output-limit: outer output exceeded 100 bytes`},
+		{"invalid member before the cap is reached", 200, `return [1n, "x".repeat(300)]`, nil, `invalid-output: program completion cannot be converted to JSON: result[0]: BigInt, which JSON cannot hold (convert it with String() or Number())`},
+		{"a member left out gives its key back", 9, `return {a: 1, long_key: undefined}`, nil, `{"a":1}`},
+		{"a member left out, one byte short", 8, `return {a: 1, long_key: undefined}`, nil, `output-limit: oute`},
+		{"holes counted as null", 12, `return [1, , 3]`, nil, `[1,null,3]`},
+		{"holes over cap before they are read", 100, `return new Array(1e9)`, nil, `output-limit: outer output exceeded 100 bytes`},
 		{"failure message charged", 20, `throw new Error("a long message that does not fit")`, nil, `output-limit: outer output exc`},
 	}
 	for _, tt := range tests {

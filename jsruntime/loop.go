@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,8 +20,8 @@ var errStopped = errors.New("jsruntime: run stopped")
 const (
 	msgNeverSettles   = "program awaits a promise that can never settle"
 	msgStackOverflow  = "Maximum call stack size exceeded"
-	msgInvalidOutput  = "program completion must be lossless JSON"
-	msgBadArguments   = "binding arguments must be lossless JSON"
+	msgInvalidOutput  = "program completion cannot be converted to JSON"
+	msgBadArguments   = "binding arguments cannot be converted to JSON"
 	msgBadResult      = "binding resolution must be lossless JSON"
 	msgUnrenderable   = "program threw an unrenderable value"
 	msgNotAFunction   = "program did not compile to a function"
@@ -68,6 +69,35 @@ type run struct {
 	missing      []missingMember // the latest lookups of members a namespace lacks
 	// callSites name the binding call of each rejection reason made (see setCallSiteStack).
 	callSites map[*goja.Object]string
+	// notes are the lines that say where values lost data crossing the boundary (see addNote);
+	// notesLeft counts those left out past maxNotes.
+	notes     []string
+	notesLeft int
+}
+
+// maxNotes bounds the notes of a run: one line per place is enough to explain, and notes are
+// not charged to the output.
+const maxNotes = 5
+
+// addNote records line (a conversion's note; "" for none) for the run's result, once.
+func (r *run) addNote(line string) {
+	if line == "" || slices.Contains(r.notes, line) {
+		return
+	}
+	if len(r.notes) == maxNotes {
+		r.notesLeft++
+		return
+	}
+	r.notes = append(r.notes, line)
+}
+
+// withNotes returns res with the run's notes.
+func (r *run) withNotes(res Result) Result {
+	res.Notes = r.notes
+	if r.notesLeft > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("Note: %d more notes like these were left out.", r.notesLeft))
+	}
+	return res
 }
 
 func newRun(ctx context.Context, g *Goja, req Request, led *ledger, rl *realm) *run {
@@ -125,9 +155,9 @@ func (r *run) execute(prg *goja.Program) Result {
 		r.reportUnhandledRejections()
 	}
 	if failure = r.conclude(failure); failure != nil {
-		return r.led.fail(failure)
+		return r.withNotes(r.led.fail(failure))
 	}
-	return r.led.succeed(value, size)
+	return r.withNotes(r.led.succeed(value, size))
 }
 
 // conclude records f unless a failure was recorded first, closes the run, and returns the
@@ -362,13 +392,9 @@ func (r *run) drive(prg *goja.Program) (value jsonv.Value, size int, f *Failure)
 		return jsonv.Value{}, 0, &Failure{Kind: KindException, Message: msg}
 	}
 	if !goja.IsUndefined(result) {
-		var conv struct { // one variable for the closure (one allocation)
-			value jsonv.Value
-			size  int
-			err   error
-		}
+		var conv conversion
 		if err := r.enter(func() error {
-			conv.value, conv.size, conv.err = r.exportWithin(result, r.led.room())
+			conv = r.exportWithin(result, r.led.room())
 			return nil
 		}); err != nil {
 			return jsonv.Value{}, 0, r.failureOf(err)
@@ -381,6 +407,7 @@ func (r *run) drive(prg *goja.Program) (value jsonv.Value, size int, f *Failure)
 		case conv.err != nil:
 			return jsonv.Value{}, 0, &Failure{Kind: KindInvalidOutput, Message: withPlace(msgInvalidOutput, conv.err, "result")}
 		}
+		r.addNote(conv.note("result", ""))
 		value, size = conv.value, conv.size
 	}
 	if f := r.settleLeftovers(); f != nil {

@@ -87,9 +87,14 @@ import (
 )
 
 // HostFunc is one binding function. The runtime calls it on its loop goroutine, in the order the
-// program makes the calls, with the argument already checked to be lossless JSON. It must not
-// block: it starts the work and reports the outcome by calling settle exactly once, from any
-// goroutine, at any time (a settle after the run ended is ignored). A non-nil error rejects the
+// program makes the calls, with the argument converted to JSON as JSON.stringify gives it
+// (undefined members dropped, toJSON called, NaN as null, a Map as {}); an argument for which
+// JSON.stringify gives undefined (none, undefined, a function) is the empty object, so f() is
+// f({}). An argument that cannot be converted at all (a BigInt, a cycle, a lone surrogate)
+// rejects the call with "binding arguments cannot be converted to JSON: argument<path>:
+// <why>" and the host function is not called. It must not block: it starts the work and
+// reports the outcome by calling settle exactly once, from any goroutine, at any time (a settle
+// after the run ended is ignored). A non-nil error rejects the
 // program's promise with the namespace's error class and the error's message; the rejection's
 // stack names the call (tools.read_file) and the program's frames where it was made. With a nil
 // error, a value that cannot reach the program as lossless JSON (Undefined, nested deeper than
@@ -204,6 +209,13 @@ type Result struct {
 	Value jsonv.Value
 	// Logs are the console lines in emission order.
 	Logs []string
+	// Notes, whatever the outcome, say where a value silently lost data crossing the boundary
+	// as JSON.stringify would serialize it (a Map or a Set became {}, a function was left out),
+	// one line each ("Note: result.cache is a Map, which JSON turns into {} (use
+	// Object.fromEntries(map) to keep its entries)."), at most one line per value that crossed
+	// (the returned value, each binding call's argument), without repeats, at most six in all.
+	// They are not charged to the output.
+	Notes []string
 	// Error is set when the run failed.
 	Error *Failure
 }

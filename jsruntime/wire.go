@@ -23,7 +23,7 @@ import (
 // (id, value or error), abort (reason).
 // Worker to parent: ready (first, once), started (a run was received: first for each run,
 // before any of it runs), call (id, namespace index, function index, argument), log (line),
-// done (result), fail (failure; the worker exits next).
+// done (result: value, failure, logs, notes), fail (failure; the worker exits next).
 
 // frameType is the type byte of a frame.
 type frameType byte
@@ -171,6 +171,10 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 		dst = appendFailure(dst, res.Error)
 		dst = binary.AppendUvarint(dst, uint64(len(res.Logs)))
 		for _, line := range res.Logs {
+			dst = appendString(dst, line)
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(res.Notes)))
+		for _, line := range res.Notes {
 			dst = appendString(dst, line)
 		}
 	case frameFail:
@@ -588,6 +592,10 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 		n := d.count(1)
 		for i := 0; i < n && d.err == nil; i++ {
 			res.Logs = append(res.Logs, d.string())
+		}
+		n = d.count(1)
+		for i := 0; i < n && d.err == nil; i++ {
+			res.Notes = append(res.Notes, d.string())
 		}
 		f.Result = res
 	case frameFail:

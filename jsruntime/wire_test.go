@@ -32,7 +32,7 @@ func sampleFrames() []*frame {
 		{T: frameReply, ID: 9, Error: &msg},
 		{T: frameLog, Line: "line \x00 \xff"},
 		{T: frameAbort, Reason: "cancelled"},
-		{T: frameDone, Result: &Result{Value: value, Logs: []string{"a", "\xff"}}},
+		{T: frameDone, Result: &Result{Value: value, Logs: []string{"a", "\xff"}, Notes: []string{"Note: result.m is a Map, which JSON turns into {}."}}},
 		{T: frameDone, Result: &Result{Error: &Failure{Kind: KindException, Message: "Error: x"}}},
 		{T: frameFail, Failure: &Failure{Kind: KindTimeout, Message: "compute budget exhausted"}},
 	}
@@ -104,7 +104,7 @@ func TestMalformedFrames(t *testing.T) {
 		{frameDone, "\x01\x04\x80\x00\x00\x00\x00\x00\x00\x00", "number that JSON cannot carry"}, // -0
 		{frameDone, "\x01\x03" + string(binary.AppendVarint(nil, maxSafeInt+1)), "bad integer"},
 		{frameDone, "\x01\x05\x05ab", "count larger than the frame"},
-		{frameDone, "\x00\x00\x00\x00", "trailing bytes"},
+		{frameDone, "\x00\x00\x00\x00\x00", "trailing bytes"},
 		{frameDone, "\x02", "bad result"},
 		{frameFail, "\x00", "fail without a failure"},
 		{frameReply, "\x00\x00\x00", "truncated"},

@@ -106,7 +106,7 @@
 //
 // Every run_code result carries, beside the model-facing text, the canonical outcome as
 // structuredContent — {"logs": [...], "result": value} or {"logs": [...], "error": {"kind",
-// "message"}} — and the tool declares it as its outputSchema (OutputSchema), so programmatic
+// "message"}}, with "notes": [...] when a value lost data on its way to JSON — and the tool declares it as its outputSchema (OutputSchema), so programmatic
 // clients need not parse text. Calls that ran no program have kinds of their own
 // (KindInvalidArguments, KindShuttingDown, KindInternal). ServerOptions.OnRun reports every
 // call (id, description, kind, duration, sub-call count) for a host's logs and metrics;

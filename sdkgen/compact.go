@@ -37,7 +37,7 @@ const (
 	// compactTools declares the tools object when no tool is namespaced.
 	compactTools = "declare const tools: { [name: string]: " + compactToolType + " };\n"
 	// compactToolType is the type of one tool in the compact presentation.
-	compactToolType = "(args: { [key: string]: JsonValue }) => Promise<JsonValue>"
+	compactToolType = "(args?: { [key: string]: JsonValue }) => Promise<JsonValue>"
 	// compactCatalog declares the catalog helpers and closes the block.
 	compactCatalog = "\n" +
 		"declare const catalog: {\n" +

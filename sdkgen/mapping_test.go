@@ -124,7 +124,7 @@ func TestDeclarationsRefs(t *testing.T) {
 		{"draft-07 definitions, names sanitized and deduplicated", []Tool{{Name: "9 lives",
 			Parameters: jsonv.MustParse(`{"type":"object","properties":{"a":{"$ref":"#/definitions/my-type"},"b":{"$ref":"#/definitions/my_type"},"c":{"$ref":"#/definitions/%C3%A9"},"d":{"$ref":"#/definitions/Args"}},"additionalProperties":false,
 				"definitions":{"my-type":{"type":"string"},"my_type":{"type":"number"},"é":{"type":"boolean"},"Args":{"type":"null"}}}`)}},
-			"type T9Lives_MyType = string\n\ntype T9Lives_MyType2 = number\n\ntype T9Lives_Def = boolean\n\ntype T9Lives_Args = null\n\ndeclare const tools: {\n  \"9 lives\"(args: { a?: T9Lives_MyType; b?: T9Lives_MyType2; c?: T9Lives_Def; d?: T9Lives_Args }): Promise<JsonValue>;\n}"},
+			"type T9Lives_MyType = string\n\ntype T9Lives_MyType2 = number\n\ntype T9Lives_Def = boolean\n\ntype T9Lives_Args = null\n\ndeclare const tools: {\n  \"9 lives\"(args?: { a?: T9Lives_MyType; b?: T9Lives_MyType2; c?: T9Lives_Def; d?: T9Lives_Args }): Promise<JsonValue>;\n}"},
 		{"tool prefixes deduplicated", []Tool{
 			{Name: "a_b", Parameters: jsonv.MustParse(`{"$ref":"#/$defs/x","$defs":{"x":{"type":"string"}}}`)},
 			{Name: "a-b", Parameters: jsonv.MustParse(`{"$ref":"#/$defs/x","$defs":{"x":{"type":"number"}}}`)}},
@@ -138,7 +138,7 @@ func TestDeclarationsRefs(t *testing.T) {
 		{"output shares an identical definition", []Tool{{Name: "get",
 			Parameters: jsonv.MustParse(`{"type":"object","properties":{"id":{"$ref":"#/$defs/Id"}},"additionalProperties":false,"$defs":{"Id":{"type":"string","format":"uuid"}}}`),
 			Output:     jsonv.MustParse(`{"type":"object","properties":{"id":{"$ref":"#/$defs/Id"},"other":{"$ref":"#/$defs/Other"}},"additionalProperties":false,"$defs":{"Id":{"type":"string","format":"uuid"},"Other":{"$ref":"#/$defs/Id"}}}`)}},
-			"/** @format uuid */\ntype Get_Id = string\n\ntype Get_Other = Get_Id\n\ndeclare const tools: {\n  get(args: { id?: Get_Id }): Promise<{ id?: Get_Id; other?: Get_Other }>;\n}"},
+			"/** @format uuid */\ntype Get_Id = string\n\ntype Get_Other = Get_Id\n\ndeclare const tools: {\n  get(args?: { id?: Get_Id }): Promise<{ id?: Get_Id; other?: Get_Other }>;\n}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ declare const tools: {
 func TestNamespacedToolsInTheCompactSection(t *testing.T) {
 	got := CompactSection(namespacedTools())
 	for _, want := range []string{
-		`declare const tools: { [name: string]: (args: { [key: string]: JsonValue }) => Promise<JsonValue> } & { fs: { [name: string]: (args: { [key: string]: JsonValue }) => Promise<JsonValue> }; "my-server": { [name: string]: (args: { [key: string]: JsonValue }) => Promise<JsonValue> } };`,
+		`declare const tools: { [name: string]: (args?: { [key: string]: JsonValue }) => Promise<JsonValue> } & { fs: { [name: string]: (args?: { [key: string]: JsonValue }) => Promise<JsonValue> }; "my-server": { [name: string]: (args?: { [key: string]: JsonValue }) => Promise<JsonValue> } };`,
 		"\n- fs.list\n- fs.read_file — Read a file (server).\n- \"fs.x\" — A flat tool whose name has a dot.\n- \"my-server\".\"odd-tool\"\n- read_file — Read a file (workspace).",
 	} {
 		if !strings.Contains(got, want) {
@@ -61,7 +61,7 @@ func TestNamespacedToolsInTheCompactSection(t *testing.T) {
 func TestNamespacedMultiLineTypesIndentOneLevelDeeper(t *testing.T) {
 	tool := Tool{Name: "m.t", Namespace: "m", Parameters: jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"string","description":"The a."},"b":{"type":"number","description":"The b."}}}`)}
 	got := DTS([]Tool{tool})
-	if !strings.Contains(got, "  m: {\n    t(args: {\n      /** The a. */ a?: string;\n      /** The b. */ b?: number;\n    }): Promise<JsonValue>;\n  };\n") {
+	if !strings.Contains(got, "  m: {\n    t(args?: {\n      /** The a. */ a?: string;\n      /** The b. */ b?: number;\n    }): Promise<JsonValue>;\n  };\n") {
 		t.Fatalf("dts:\n%s", got)
 	}
 }

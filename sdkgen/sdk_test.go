@@ -122,25 +122,25 @@ func TestDeclarationsTools(t *testing.T) {
 		member string // the tool's lines in tools
 	}{
 		{"no schemas", Tool{Name: "t"},
-			"  t(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  t(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"description", Tool{Name: "t", Description: " Does\n\tthings **/*.go well. "},
-			"  /** Does things **\u200b/*.go well. */\n  t(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  /** Does things **\u200b/*.go well. */\n  t(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"whitespace description", Tool{Name: "t", Description: "\n"},
-			"  t(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  t(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"quoted key", Tool{Name: "my-mcp.tool"},
-			"  \"my-mcp.tool\"(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  \"my-mcp.tool\"(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"reserved word bare", Tool{Name: "class"},
-			"  class(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  class(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"non-ASCII quoted", Tool{Name: "naïve"},
-			"  \"naïve\"(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  \"naïve\"(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"escapes in key", Tool{Name: "a\"b\\c\u0001"},
-			"  \"a\\\"b\\\\c\\u0001\"(args: Record<string, JsonValue>): Promise<JsonValue>;\n"},
+			"  \"a\\\"b\\\\c\\u0001\"(args?: Record<string, JsonValue>): Promise<JsonValue>;\n"},
 		{"output descriptions rendered", Tool{Name: "t", Description: "Tool.",
 			Parameters: jsonv.MustParse(`{"type":"object","properties":{}}`),
 			Output:     jsonv.MustParse(`{"type":"object","description":"root","properties":{"n":{"type":"number","description":"Count."}},"required":["n"],"additionalProperties":false}`)},
-			"  /** Tool. */\n  t(args: Record<string, never>): Promise<{ /** Count. */ n: number }>;\n"},
+			"  /** Tool. */\n  t(args?: Record<string, never>): Promise<{ /** Count. */ n: number }>;\n"},
 		{"boolean schemas", Tool{Name: "t", Parameters: jsonv.BoolValue(true), Output: jsonv.BoolValue(false)},
-			"  t(args: JsonValue): Promise<never>;\n"},
+			"  t(args?: JsonValue): Promise<never>;\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,7 +164,7 @@ func TestDeclarationsSorted(t *testing.T) {
 	wantOrder := []string{"$y", "B", "Z", "_x", "a", `"a-b"`, "ab", "b", "z9", "\"\U0001F600\"", "\"\uFF5E\""}
 	var lines []string
 	for _, l := range strings.Split(got, "\n") {
-		if k, _, ok := strings.Cut(strings.TrimPrefix(l, "  "), "(args: Record"); ok {
+		if k, _, ok := strings.Cut(strings.TrimPrefix(l, "  "), "(args?: Record"); ok {
 			lines = append(lines, k)
 		}
 	}
@@ -215,7 +215,8 @@ func TestSection(t *testing.T) {
 		"run_code program",
 		"`await tools.name(args)`",
 		`tools["odd-name"](args)`,
-		"lossless JSON",
+		"`JSON.stringify`",
+		"no argument is `{}`",
 		"rejects with `ToolCallError`",
 		"MAY overlap under `Promise.all`",
 		"submission order",

@@ -392,3 +392,38 @@ func TestWarmConcurrentChecks(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestOptionalArgumentsTypecheck: the runtime sends {} for a call with no argument and drops
+// undefined members, as JSON.stringify does; the SDK agrees: a tool whose arguments require
+// nothing can be called with none, or with an optional member set to undefined
+// (exactOptionalPropertyTypes is off), while a tool with a required argument cannot. Before,
+// every tool was declared name(args: …), so `tools.list_dir()` did not typecheck.
+func TestOptionalArgumentsTypecheck(t *testing.T) {
+	c := needCompiler(t, false)
+	decls := sdkgen.DTS([]sdkgen.Tool{
+		{Name: "list_dir", Parameters: jsonv.MustParse(`{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"}},"additionalProperties":false}`),
+			Output: jsonv.MustParse(`{"type":"array","items":{"type":"string"}}`)},
+		{Name: "read_file", Parameters: jsonv.MustParse(`{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"integer"}},"required":["path"]}`),
+			Output: jsonv.MustParse(`{"type":"string"}`)},
+	})
+	for _, tc := range []struct {
+		name, program string
+		want          []string
+	}{
+		{"no argument, all optional", "const names = await tools.list_dir();\nreturn names.length;", []string{}},
+		{"undefined member", "const limit: number | undefined = undefined;\nreturn await tools.list_dir({ path: \"src\", limit });", []string{}},
+		{"explicit undefined member", "return await tools.read_file({ path: \"a\", limit: undefined });", []string{}},
+		{"no argument, one required", "return await tools.read_file();", []string{"1:20 TS2554"}},
+		{"required member missing", "return await tools.read_file({});", []string{"1:30 TS2741"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diags, err := c.Check(context.Background(), decls, tc.program)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := positions(diags); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("diagnostics %q, want %q\n%v", got, tc.want, diags)
+			}
+		})
+	}
+}

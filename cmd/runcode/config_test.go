@@ -74,7 +74,7 @@ func TestConfigServersSideBySide(t *testing.T) {
 	}
 
 	code, out, errOut = invokeWithin(t, time.Minute, append([]string{"sdk"}, ws...)...)
-	if code != exitOK || !strings.Contains(out, "\n  fs: {\n") || !strings.Contains(out, "\n  memory: {\n") || !strings.Contains(out, "    read_graph(args: Record<string, never>): Promise<") {
+	if code != exitOK || !strings.Contains(out, "\n  fs: {\n") || !strings.Contains(out, "\n  memory: {\n") || !strings.Contains(out, "    read_graph(args?: Record<string, never>): Promise<") {
 		t.Fatalf("sdk: exit %d, stderr %q\n%s", code, errOut, out)
 	}
 	code, out, _ = invokeWithin(t, time.Minute, append([]string{"sdk", "--compact"}, ws...)...)

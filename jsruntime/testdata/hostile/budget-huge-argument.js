@@ -1,6 +1,6 @@
 // A binding argument whose JSON is about 400 MB (a DAG of 2**22 references to one row). The
-// argument has no size cap of its own, but its conversion polls the run: the compute budget
-// stops it. Before, the conversion, in Go where goja's interrupt does not reach, went on for
+// argument's JSON may take up to maxString bytes (a quarter of the heap), but its conversion
+// polls the run: the compute budget stops it first. Before, the conversion, in Go where goja's interrupt does not reach, went on for
 // about 40 s past the budget.
 // expect: timeout: compute budget exhausted
 // config: compute=300ms wall=3s

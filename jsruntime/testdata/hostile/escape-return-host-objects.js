@@ -1,3 +1,4 @@
-// Host-provided objects (a namespace of functions) cannot be returned as the completion.
-// expect: invalid-output: program completion must be lossless JSON
+// Host-provided objects (a namespace of functions) cannot be returned as the completion: they
+// cross as JSON.stringify gives them, functions left out, so nothing of the host comes back.
+// expect: value: {}
 return tools;
