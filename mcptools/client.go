@@ -82,6 +82,13 @@ type Source struct {
 	Name string
 	// CallTimeout bounds one tool call (registry.Tool.Timeout); zero means DefaultCallTimeout.
 	CallTimeout time.Duration
+	// Secrets are more values treated like Header and Env values (when they could be
+	// credentials): ParseConfig puts here every value it took from the environment for a
+	// ${VAR}, wherever it went (a URL's path, an argument).
+	Secrets []string
+	// AutoApprove holds the tool names of a configuration's "autoApprove" or "alwaysAllow"
+	// list. It has no effect yet: runcode calls every tool without asking for approval.
+	AutoApprove []string
 	// OnToolsChanged, when set, is called after the server announced that its tool list
 	// changed (notifications/tools/list_changed) and Refresh listed the new set. It runs on a
 	// goroutine the Server owns, one call at a time, never after Close returns. A long-lived
@@ -150,7 +157,11 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 	case src.URL != "":
 		u, err := url.Parse(src.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return nil, fmt.Errorf("MCP server %s: not an http(s) URL", src.URL)
+			// Not the URL itself: its parts may be secrets (and url.Parse's error quotes it).
+			if src.Name != "" {
+				return nil, fmt.Errorf("MCP server %q: the URL is not an http(s) URL", src.Name)
+			}
+			return nil, errors.New("MCP server: the URL is not an http(s) URL")
 		}
 		if s.src.Name == "" {
 			s.src.Name = u.Host
