@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,6 +130,10 @@ func FuzzParseConfig(f *testing.F) {
 		`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "${TOKEN} ${NOPE}"}}}}`,
 		`{"mcpServers": {"m": {"command": "x", "bogus": "${TOKEN}"}}}`,
 		`{}`, `null`, `{"mcpServers": {"": {}}}`,
+		"// c\n{\"servers\": {\"a\": {\"command\": \"x\",}, /* c */ \"b\": {\"url\": \"http://h/${TOKEN}\", \"disabled\": true},},}",
+		`{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`,
+		`{"mcpServers": {"a": {"command": "x", "env": {"K": "${NOPE:-${TOKEN:-d}}"}, "autoApprove": ["t"], "alwaysAllow": []}}}`,
+		`{"servers": {"a": {"url": "http://x", "headers": {"A": "${input:t}"}}}, "inputs": [{"id": "t", "description": "T"}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -145,8 +150,33 @@ func FuzzParseConfig(f *testing.F) {
 			return
 		}
 		for _, s := range cfg.Sources {
-			if s.Name == "" || (len(s.Command) == 0) == (s.URL == "") {
+			if s.Name == "" || (len(s.Command) == 0) == (s.URL == "") || slices.Contains(cfg.Disabled, s.Name) {
 				t.Fatalf("invalid source %+v", s)
+			}
+		}
+	})
+}
+
+// FuzzExpand: any text expands or fails without a panic; an error never shows a value; text
+// without "${" comes back as it is; every value used is reported.
+func FuzzExpand(f *testing.F) {
+	for _, seed := range []string{"${HOME}", "${NOPE:-${TOKEN}}", "${A:-${B:-${C:-x}}}y}", "${", "${:-}", "$${}}", "${env:TOKEN:-${NOPE}}", "${input:x}"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, used, err := expand(s, testEnv)
+		if err != nil {
+			if strings.Contains(err.Error(), "tok-secret-123") && !strings.Contains(s, "tok-secret-123") {
+				t.Fatalf("error shows a value: %v", err)
+			}
+			return
+		}
+		if !strings.Contains(s, "${") && out != s {
+			t.Fatalf("%q → %q", s, out)
+		}
+		for _, u := range used {
+			if !strings.Contains(out, u) {
+				t.Fatalf("%q: used %q, not in %q", s, u, out)
 			}
 		}
 	})
