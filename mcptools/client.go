@@ -140,7 +140,9 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		if s.src.Name == "" {
 			s.src.Name = filepath.Base(src.Command[0])
 		}
-		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " "))
+		// Redacted once here: every message of the server starts with it, and an argument may
+		// hold a secret.
+		s.label = s.secrets.text(fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " ")))
 		cmd := exec.Command(src.Command[0], src.Command[1:]...)
 		cmd.Dir = src.Dir
 		for _, p := range src.InheritEnv {
@@ -166,7 +168,7 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		if s.src.Name == "" {
 			s.src.Name = u.Host
 		}
-		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))
+		s.label = s.secrets.text(fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))) // a path may hold a secret
 		st := &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2}
 		if len(src.Headers) > 0 {
 			st.HTTPClient = &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: src.Headers}}
