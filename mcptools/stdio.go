@@ -308,14 +308,24 @@ func checkMessage(line []byte) (jsonrpc.Message, []byte) {
 	if err != nil {
 		return nil, errorReply(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 	}
-	if _, isNumber := messageID(msg).Raw().(int64); isNumber {
-		// The SDK holds a number id as an int64 converted from a float64: -1.5 became -1 and
-		// 9007199254740993 became …992, so the answer went out under another id.
-		if id, problem := checkNumberID(line); problem != "" {
-			return nil, errorReply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+problem)
-		}
+	if reply := inexactIDReply(msg, line); reply != nil {
+		return nil, reply
 	}
 	return msg, nil
+}
+
+// inexactIDReply returns the -32600 error response for msg, decoded from data, when its id is a
+// number the SDK would not answer under exactly as sent (checkNumberID); else nil. The SDK holds
+// a number id as an int64 converted from a float64: -1.5 became -1 and 9007199254740993 became
+// …992, so the answer went out under another id.
+func inexactIDReply(msg jsonrpc.Message, data []byte) []byte {
+	if _, isNumber := messageID(msg).Raw().(int64); !isNumber {
+		return nil
+	}
+	if id, problem := checkNumberID(data); problem != "" {
+		return errorReply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+problem)
+	}
+	return nil
 }
 
 // messageID is the id of a request or response.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -51,5 +52,28 @@ func TestLineTransportAnswersIDsAsSent(t *testing.T) {
 	exchange(`{"jsonrpc":"2.0","id":1,"id":2.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is given twice"`)
 	for _, id := range []string{"-9007199254740991", "0", "-7", `"2.7"`, `"x"`} {
 		exchange(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`, `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`)
+	}
+}
+
+// Over HTTP the same: the SDK answered id -1.5 under -1. Such a POST gets 400 and the -32600
+// error under the id as sent; an exact id is answered as before.
+func TestHTTPAnswersIDsAsSent(t *testing.T) {
+	for _, stateless := range []bool{false, true} {
+		_, url := serveHTTPHandler(t, mcptools.HTTPOptions{Stateless: stateless})
+		var header map[string]string
+		if !stateless {
+			header = sessionHeader(openSession(t, url, nil))
+		}
+		for _, id := range []string{"-1.5", "9007199254740993", "1e3"} {
+			resp, body := post(t, url, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`, header)
+			want := `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32600,"message":"invalid request: id ` + id + ` cannot be answered exactly as sent`
+			if resp.StatusCode != http.StatusBadRequest || !strings.HasPrefix(body, want) {
+				t.Errorf("stateless %v, id %s: %s %q", stateless, id, resp.Status, body)
+			}
+		}
+		resp, body := post(t, url, `{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}`, header)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, `{"jsonrpc":"2.0","id":-9007199254740991,"result":{}}`) {
+			t.Errorf("stateless %v, an exact id: %s %q", stateless, resp.Status, body)
+		}
 	}
 }
