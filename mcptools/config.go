@@ -169,7 +169,11 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 		cfg.Sources = append(cfg.Sources, src)
 	}
 	if len(approving) > 0 {
-		cfg.Notes = append(cfg.Notes, fmt.Sprintf(`config %s: the "autoApprove"/"alwaysAllow" lists of server %s have no effect yet: runcode asks no approval before a tool call`, file, strings.Join(approving, ", ")))
+		servers := "server "
+		if len(approving) > 1 {
+			servers = "servers "
+		}
+		cfg.Notes = append(cfg.Notes, fmt.Sprintf(`config %s: the "autoApprove"/"alwaysAllow" lists of %s%s have no effect yet: runcode asks no approval before a tool call`, file, servers, strings.Join(approving, ", ")))
 	}
 	return cfg, nil
 }

@@ -108,7 +108,7 @@ func TestParseConfigCommonKeys(t *testing.T) {
 	}
 	wantNotes := []string{
 		`config c.json: server "a" is disabled ("disabled": true); skipped`,
-		`config c.json: the "autoApprove"/"alwaysAllow" lists of server "b", "c" have no effect yet: runcode asks no approval before a tool call`,
+		`config c.json: the "autoApprove"/"alwaysAllow" lists of servers "b", "c" have no effect yet: runcode asks no approval before a tool call`,
 	}
 	if !reflect.DeepEqual(cfg.Disabled, []string{"a"}) || !reflect.DeepEqual(cfg.Notes, wantNotes) {
 		t.Fatalf("disabled %q, notes %q", cfg.Disabled, cfg.Notes)
