@@ -109,7 +109,8 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 	fail := func(server, key, format string, args ...any) error {
 		return &ConfigError{File: file, Server: server, Key: key, Message: fmt.Sprintf(format, args...)}
 	}
-	data, err := stripJSONC(data)
+	// A byte order mark, as some Windows editors write one, is not part of the JSON.
+	data, err := stripJSONC(bytes.TrimPrefix(data, []byte("\ufeff")))
 	if err != nil {
 		return nil, fail("", "", "not valid JSON: %v", err)
 	}
@@ -632,6 +633,8 @@ func (x *expander) ref(s string, depth int, eval bool) (value, rest string, err 
 		switch {
 		case !eval:
 			return "", after[1:], nil
+		case !set && vsCodeVariable(name):
+			return "", "", fmt.Errorf("${%s} is a VS Code variable, which runcode does not know: write the value, or set an environment variable %s", name, name)
 		case !set:
 			return "", "", fmt.Errorf("environment variable %s is not set (referred to as ${%s%s})", name, prefix, name)
 		}
@@ -648,6 +651,16 @@ func (x *expander) ref(s string, depth int, eval bool) (value, rest string, err 
 	}
 	x.used = append(x.used, v)
 	return v, rest, nil
+}
+
+// vsCodeVariable reports whether name is one of the variables VS Code itself substitutes in
+// its mcp.json (its "predefined variables").
+func vsCodeVariable(name string) bool {
+	switch name {
+	case "workspaceFolder", "workspaceFolderBasename", "userHome", "cwd", "pathSeparator", "file", "fileDirname", "relativeFile", "execPath":
+		return true
+	}
+	return false
 }
 
 // validVarName reports whether name is an environment variable name: [A-Za-z_][A-Za-z0-9_]*.

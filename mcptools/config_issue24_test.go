@@ -26,6 +26,14 @@ func TestParseConfigJSONC(t *testing.T) {
 	if len(cfg.Sources) != 1 || strings.Join(cfg.Sources[0].Command, " ") != "/bin/a //not a comment /* nor this */" {
 		t.Fatalf("got %+v", cfg.Sources)
 	}
+	cfg, err = ParseConfig("mcp.json", []byte("\ufeff{\"servers\": {\"b\": {\"command\": \"/bin/b\"}}}"), testEnv)
+	if err != nil || len(cfg.Sources) != 1 {
+		t.Fatalf("a byte order mark: %+v, %v", cfg, err)
+	}
+	_, err = ParseConfig("mcp.json", []byte(`{"servers": {"b": {"command": "/bin/b", "args": ["${workspaceFolder}/x"]}}}`), testEnv)
+	if err == nil || !strings.Contains(err.Error(), `"args[0]": ${workspaceFolder} is a VS Code variable, which runcode does not know: write the value`) {
+		t.Fatalf("VS Code's own variable: %v", err)
+	}
 	_, err = ParseConfig("mcp.json", []byte("{\"servers\": {}} /* open"), testEnv)
 	if err == nil || err.Error() != "config mcp.json: not valid JSON: a /* comment on line 1 has no closing */" {
 		t.Fatalf("unterminated comment: %v", err)
