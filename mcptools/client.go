@@ -87,6 +87,13 @@ type Source struct {
 	// discarded without being held whole and fails only its call (MessageTooLargeError); the
 	// connection goes on.
 	MaxMessageBytes int
+	// Secrets are more values treated like Header and Env values (when they could be
+	// credentials): ParseConfig puts here every value it took from the environment for a
+	// ${VAR}, wherever it went (a URL's path, an argument).
+	Secrets []string
+	// AutoApprove holds the tool names of a configuration's "autoApprove" or "alwaysAllow"
+	// list. It has no effect yet: runcode calls every tool without asking for approval.
+	AutoApprove []string
 	// OnToolsChanged, when set, is called after the server announced that its tool list
 	// changed (notifications/tools/list_changed) and Refresh listed the new set. It runs on a
 	// goroutine the Server owns, one call at a time, never after Close returns. A long-lived
@@ -141,7 +148,9 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 		if s.src.Name == "" {
 			s.src.Name = filepath.Base(src.Command[0])
 		}
-		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " "))
+		// Redacted once here: every message of the server starts with it, and an argument may
+		// hold a secret.
+		s.label = s.secrets.text(fmt.Sprintf("MCP server %q (%s)", s.src.Name, strings.Join(src.Command, " ")))
 		cmd := exec.Command(src.Command[0], src.Command[1:]...)
 		cmd.Dir = src.Dir
 		for _, p := range src.InheritEnv {
@@ -159,12 +168,16 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 	case src.URL != "":
 		u, err := url.Parse(src.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return nil, fmt.Errorf("MCP server %s: not an http(s) URL", src.URL)
+			// Not the URL itself: its parts may be secrets (and url.Parse's error quotes it).
+			if src.Name != "" {
+				return nil, fmt.Errorf("MCP server %q: the URL is not an http(s) URL", src.Name)
+			}
+			return nil, errors.New("MCP server: the URL is not an http(s) URL")
 		}
 		if s.src.Name == "" {
 			s.src.Name = u.Host
 		}
-		s.label = fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))
+		s.label = s.secrets.text(fmt.Sprintf("MCP server %q (%s)", s.src.Name, shownURL(u))) // a path may hold a secret
 		transport = &mcp.StreamableClientTransport{Endpoint: src.URL, MaxRetries: 2,
 			HTTPClient: newHTTPClient(u, src.Headers, s.src.MaxMessageBytes, s.src.Name),
 			// Events are bounded by the client's transport (boundedTransport), which fails only

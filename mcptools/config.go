@@ -1,6 +1,8 @@
 package mcptools
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -49,9 +51,21 @@ const (
 	maxMaxMessageBytes = 1 << 30
 )
 
+// Config is what ParseConfig read from a configuration file.
+type Config struct {
+	// Sources are the servers to start or dial, in file order.
+	Sources []Source
+	// Disabled names the servers the file marks "disabled": true, in file order; they are not
+	// among Sources.
+	Disabled []string
+	// Notes are what a host shows its user once, one line each naming the file: the servers
+	// skipped as disabled, and keys runcode accepts but does not act on yet.
+	Notes []string
+}
+
 // LoadConfig reads an MCP client configuration file (ParseConfig) with ${VAR} taken from the
 // process environment.
-func LoadConfig(file string) ([]Source, error) {
+func LoadConfig(file string) (*Config, error) {
 	data, err := readlimit.File(file, maxConfigBytes)
 	if _, ok := errors.AsType[*readlimit.TooLargeError](err); ok {
 		return nil, &ConfigError{File: file, Message: fmt.Sprintf("larger than %d bytes", maxConfigBytes)}
@@ -67,9 +81,13 @@ func LoadConfig(file string) ([]Source, error) {
 // the file in errors, and its directory is where a relative cwd or command path ("./server")
 // is resolved. lookup gives the variables ${VAR} refers to.
 //
+// The text may be JSONC, as VS Code writes it: "//" and "/* */" comments and trailing commas
+// are allowed. A key given twice in the servers' part of the file (a server's name, an entry's
+// key, an env or header name) is an error naming it: JSON parsers keep only one of the two.
+//
 // The servers are the members of the top-level object "mcpServers" and of "servers" (both may
 // be present; a name in both is an error); other top-level keys are the client's own and are
-// ignored. An entry has:
+// ignored (VS Code's "inputs" among them: see below). An entry has:
 //
 //   - "type": "stdio", "http" or "streamable-http" (optional: the keys say which); "sse", the
 //     older HTTP+SSE transport, is not supported;
@@ -77,18 +95,30 @@ func LoadConfig(file string) ([]Source, error) {
 //     "inheritEnv" (true, false, or variable names and "PREFIX_*" patterns: see
 //     Source.InheritEnv; the command gets a minimal environment plus "env" otherwise);
 //   - streamable HTTP: "url" (required), "headers" (an object of strings);
+//   - "disabled" (a boolean, as Cline, Roo Code and Windsurf write it): true skips the server,
+//     listed in Config.Disabled and Config.Notes; nothing else in a disabled entry is read;
+//   - "autoApprove" and "alwaysAllow" (tool names, the approval lists of Cline and Roo Code):
+//     kept in Source.AutoApprove, with a note, and without effect yet: runcode asks no approval
+//     before a call;
 //   - runcode's own: "namespace" (true, the default: the server's name; false: its tools at
 //     the top level; a string: that namespace), "include" and "exclude" (tool names),
 //     "timeout" (per call, a Go duration such as "30s"), "concurrencySafe" (tool names),
 //     "maxMessageBytes" (Source.MaxMessageBytes: a whole number from 1 KiB to 1 GiB).
 //
 // Any other key is an error naming the server and the key. In every string value, ${VAR},
-// ${env:VAR} and ${VAR:-default} are replaced from lookup; an unset variable without a default
-// is an error naming it. No error shows the value of a variable, an env value or a header
-// value.
-func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) ([]Source, error) {
+// ${env:VAR} and ${VAR:-default} are replaced from lookup (see Expand; a default may hold
+// references itself); an unset variable without a default is an error naming it, and so is
+// ${input:ID}, a VS Code prompt, which runcode cannot answer. Every value taken from lookup is
+// also put in the Source's Secrets. No error shows the value of a variable, an env value or a
+// header value.
+func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (*Config, error) {
 	fail := func(server, key, format string, args ...any) error {
 		return &ConfigError{File: file, Server: server, Key: key, Message: fmt.Sprintf(format, args...)}
+	}
+	// A byte order mark, as some Windows editors write one, is not part of the JSON.
+	data, err := stripJSONC(bytes.TrimPrefix(data, []byte("\ufeff")))
+	if err != nil {
+		return nil, fail("", "", "not valid JSON: %v", err)
 	}
 	root, err := jsonv.Parse(data)
 	if err != nil {
@@ -96,6 +126,9 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 	}
 	if root.Kind() != jsonv.Object {
 		return nil, fail("", "", "must be a JSON object, not %s", root.Kind())
+	}
+	if path := duplicateKey(data); path != nil {
+		return nil, duplicateError(file, path)
 	}
 	var entries []jsonv.Member
 	found := false
@@ -118,23 +151,163 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 	if !found {
 		return nil, fail("", "", `has no "mcpServers" or "servers" object`)
 	}
-	dir := filepath.Dir(file)
-	sources := make([]Source, 0, len(entries))
+	p := entryParser{dir: filepath.Dir(file), lookup: lookup, inputs: vsCodeInputs(root)}
+	cfg := &Config{Sources: make([]Source, 0, len(entries))}
+	var approving []string // servers with an approval list
 	for _, e := range entries {
-		src, err := parseEntry(e.Key, e.Value, dir, lookup)
+		if d, ok := e.Value.Get("disabled"); ok && e.Value.Kind() == jsonv.Object {
+			if d.Kind() != jsonv.Bool {
+				return nil, fail(e.Key, "disabled", "must be true or false, not %s", d.Kind())
+			}
+			if d.AsBool() {
+				cfg.Disabled = append(cfg.Disabled, e.Key)
+				cfg.Notes = append(cfg.Notes, fmt.Sprintf("config %s: server %q is disabled (\"disabled\": true); skipped", file, e.Key))
+				continue
+			}
+		}
+		src, err := p.parse(e.Key, e.Value)
 		if err != nil {
 			err.File = file
 			return nil, err
 		}
-		sources = append(sources, src)
+		if src.AutoApprove != nil {
+			approving = append(approving, fmt.Sprintf("%q", e.Key))
+		}
+		cfg.Sources = append(cfg.Sources, src)
 	}
-	return sources, nil
+	if len(approving) > 0 {
+		servers := "server "
+		if len(approving) > 1 {
+			servers = "servers "
+		}
+		cfg.Notes = append(cfg.Notes, fmt.Sprintf(`config %s: the "autoApprove"/"alwaysAllow" lists of %s%s have no effect yet: runcode asks no approval before a tool call`, file, servers, strings.Join(approving, ", ")))
+	}
+	return cfg, nil
 }
 
-// parseEntry parses one server entry; the error's File is the caller's to set.
-func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (string, bool)) (Source, *ConfigError) {
+// vsCodeInputs returns the descriptions of the prompts a VS Code mcp.json declares in its
+// top-level "inputs" ([{"id": …, "type": "promptString", "description": …}]) by id, for the
+// error of a server that refers to one. Anything else there is the client's business.
+func vsCodeInputs(root jsonv.Value) map[string]string {
+	inputs := map[string]string{}
+	for _, in := range root.Lookup("inputs").Items() {
+		if id := in.Lookup("id"); id.Kind() == jsonv.String {
+			inputs[id.AsString()] = in.Lookup("description").AsString()
+		}
+	}
+	return inputs
+}
+
+// duplicateKey returns the path to the first key given twice in an object of the servers'
+// part of data (a top-level "mcpServers" or "servers" and everything in them), or nil. data is
+// JSON that jsonv.Parse accepted.
+func duplicateKey(data []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	// walk reads one value; in says whether its keys count.
+	var walk func(path []string, in bool) []string
+	walk = func(path []string, in bool) []string {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // cannot happen for text jsonv.Parse accepted
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				tok, err := dec.Token()
+				if err != nil {
+					return nil
+				}
+				key, _ := tok.(string)
+				counts := in || len(path) == 0 && (key == "mcpServers" || key == "servers")
+				if counts && seen[key] {
+					return append(path, key)
+				}
+				seen[key] = true
+				if dup := walk(append(path[:len(path):len(path)], key), counts); dup != nil {
+					return dup
+				}
+			}
+			dec.Token() // }
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if dup := walk(append(path[:len(path):len(path)], fmt.Sprintf("[%d]", i)), in); dup != nil {
+					return dup
+				}
+			}
+			dec.Token() // ]
+		}
+		return nil
+	}
+	return walk(nil, false)
+}
+
+// duplicateError names a key duplicateKey found: the section, the server, or the key within
+// the server's entry.
+func duplicateError(file string, path []string) error {
+	const lost = "given twice (JSON keeps only one of them: remove or rename the other)"
+	e := &ConfigError{File: file}
+	switch len(path) {
+	case 1:
+		e.Key, e.Message = path[0], lost
+	case 2:
+		e.Server, e.Message = path[1], fmt.Sprintf("defined twice in %q: a server name must be given once", path[0])
+	default:
+		e.Server, e.Key = path[1], path[2]
+		e.Message = lost
+		if len(path) > 3 {
+			e.Message = fmt.Sprintf("%q is %s", strings.Join(path[3:], "."), lost)
+		}
+	}
+	return e
+}
+
+// entryParser parses the server entries of one file.
+type entryParser struct {
+	dir    string // the file's directory
+	lookup func(string) (string, bool)
+	inputs map[string]string // VS Code's prompts: description by id
+}
+
+// foreignKeyHint says what to write instead of a key other clients take and runcode does not.
+func foreignKeyHint(key string) (string, bool) {
+	switch key {
+	case "envFile": // VS Code, Cursor
+		return `runcode does not read env files: put the variables in "env"`, true
+	case "disabledTools": // Roo Code, Windsurf
+		return `use "exclude" (tool names)`, true
+	case "transportType": // Cline
+		return `use "type"`, true
+	case "httpUrl": // Gemini CLI
+		return `use "url"`, true
+	}
+	return "", false
+}
+
+// parse parses one server entry; the error's File is the caller's to set.
+func (p *entryParser) parse(name string, v jsonv.Value) (Source, *ConfigError) {
+	dir := p.dir
 	fail := func(key, format string, args ...any) *ConfigError {
 		return &ConfigError{Server: name, Key: key, Message: fmt.Sprintf(format, args...)}
+	}
+	// expand expands the references in s, keeping every value it took from the environment
+	// as one of the server's secrets.
+	var secrets []string
+	expand := func(s string) (string, error) {
+		out, used, err := expand(s, p.lookup)
+		if err != nil {
+			var ie *inputRefError
+			if errors.As(err, &ie) {
+				return "", p.inputError(ie)
+			}
+			return "", err
+		}
+		for _, u := range used {
+			if u != "" && !slices.Contains(secrets, u) {
+				secrets = append(secrets, u)
+			}
+		}
+		return out, nil
 	}
 	if name == "" {
 		return Source{}, fail("", "a server needs a non-empty name")
@@ -147,7 +320,7 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 		if x.Kind() != jsonv.String {
 			return "", fail(key, "must be a string, not %s", x.Kind())
 		}
-		s, err := Expand(x.AsString(), lookup)
+		s, err := expand(x.AsString())
 		if err != nil {
 			return "", fail(key, "%v", err)
 		}
@@ -177,7 +350,7 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 			if m.Value.Kind() != jsonv.String {
 				return nil, fail(key, "%q must be a string, not %s", m.Key, m.Value.Kind())
 			}
-			s, err := Expand(m.Value.AsString(), lookup)
+			s, err := expand(m.Value.AsString())
 			if err != nil {
 				return nil, fail(key, "%q: %v", m.Key, err)
 			}
@@ -250,9 +423,28 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 			src.Exclude, err = strs(m.Key, m.Value)
 		case "concurrencySafe":
 			src.ConcurrencySafe, err = strs(m.Key, m.Value)
+		case "disabled": // false: ParseConfig skipped the entry when true
+			if m.Value.Kind() != jsonv.Bool {
+				err = fail(m.Key, "must be true or false, not %s", m.Value.Kind())
+			}
+		case "autoApprove", "alwaysAllow":
+			var names []string
+			if names, err = strs(m.Key, m.Value); err == nil {
+				if src.AutoApprove == nil {
+					src.AutoApprove = []string{}
+				}
+				for _, n := range names {
+					if !slices.Contains(src.AutoApprove, n) {
+						src.AutoApprove = append(src.AutoApprove, n)
+					}
+				}
+			}
 		case "timeout":
 			var s string
-			if s, err = str(m.Key, m.Value); err == nil {
+			if m.Value.Kind() == jsonv.Number {
+				// Cline and Roo Code write seconds, Gemini CLI milliseconds.
+				err = fail(m.Key, "must be a duration with its unit, such as \"30s\", not a number (clients disagree on a number's unit)")
+			} else if s, err = str(m.Key, m.Value); err == nil {
 				d, perr := time.ParseDuration(s)
 				switch {
 				case perr != nil:
@@ -276,7 +468,11 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 				src.MaxMessageBytes = int(n)
 			}
 		default:
-			err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes)")
+			if hint, ok := foreignKeyHint(m.Key); ok {
+				err = fail(m.Key, "not supported: %s", hint)
+			} else {
+				err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes, disabled, autoApprove, alwaysAllow)")
+			}
 		}
 		if err != nil {
 			return Source{}, err
@@ -302,7 +498,18 @@ func parseEntry(name string, v jsonv.Value, dir string, lookup func(string) (str
 		}
 		src.Command = append([]string{command}, args...)
 	}
+	src.Secrets = secrets
 	return src, nil
+}
+
+// inputError explains a ${input:ID}: a value VS Code asks its user for when it starts the
+// server, which runcode, started without a user to ask, cannot do.
+func (p *entryParser) inputError(e *inputRefError) error {
+	what := fmt.Sprintf("${input:%s} is a value VS Code prompts for", e.id)
+	if desc, ok := p.inputs[e.id]; ok && desc != "" {
+		what += fmt.Sprintf(" (%q)", desc)
+	}
+	return fmt.Errorf("%s, and runcode cannot prompt: set an environment variable and write ${env:NAME}, or mark the server \"disabled\": true", what)
 }
 
 // inheritEnv reads an entry's "inheritEnv": true (the whole environment), false (none beyond
@@ -346,41 +553,132 @@ func ValidHeaderName(h string) bool {
 }
 
 // Expand replaces ${VAR}, ${env:VAR} (as editors write it) and ${VAR:-default} in s with
-// values from lookup. A variable that is not set, and has no default, is an error naming it;
-// so is a "${" without its "}". A "$" not followed by "{" is kept.
+// values from lookup. A default is used when the variable is not set (an empty value is a
+// value), and may itself hold references: ${A:-${B:-x}} is A, else B, else "x"; only the
+// references it uses must be set. A variable that is not set and has no default is an error
+// naming it; so is a "${" without its "}", a reference nested more than maxRefDepth deep, and
+// any other form (${input:ID}, ${workspaceFolder:x}, ${A-b}). A "$" not followed by "{" is kept,
+// and so is a "}" outside a reference.
 func Expand(s string, lookup func(string) (string, bool)) (string, error) {
+	out, _, err := expand(s, lookup)
+	return out, err
+}
+
+// maxRefDepth bounds the nesting of references in defaults.
+const maxRefDepth = 8
+
+// inputRefError is a ${input:ID} reference: a VS Code prompt.
+type inputRefError struct{ id string }
+
+func (e *inputRefError) Error() string {
+	return fmt.Sprintf("${input:%s} is a VS Code prompt, which runcode cannot answer (use ${env:NAME})", e.id)
+}
+
+// expand is Expand that also returns the values it took from lookup (in order, repeats
+// included), which are the caller's secrets.
+func expand(s string, lookup func(string) (string, bool)) (string, []string, error) {
 	if !strings.Contains(s, "${") {
-		return s, nil
+		return s, nil, nil
 	}
+	x := expander{lookup: lookup}
+	out, _, err := x.text(s, 0, true)
+	return out, x.used, err
+}
+
+// expander expands references; its errors show a reference's name, never a value.
+type expander struct {
+	lookup func(string) (string, bool)
+	used   []string
+}
+
+// text expands s: at depth 0 all of it; inside a default (depth > 0) up to the "}" that closes
+// the reference around it, returning what follows that "}". With eval false (a default that
+// is not used) references are checked but not looked up.
+func (x *expander) text(s string, depth int, eval bool) (out, rest string, err error) {
 	var b strings.Builder
 	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
+		open := strings.Index(s, "${")
+		if depth > 0 {
+			if end := strings.IndexByte(s, '}'); end >= 0 && (open < 0 || end < open) {
+				b.WriteString(s[:end])
+				return b.String(), s[end+1:], nil
+			}
+		}
+		if open < 0 {
+			if depth > 0 {
+				return "", "", errors.New("a ${ without its closing }") // the text may be a secret: not quoted
+			}
 			b.WriteString(s)
-			return b.String(), nil
+			return b.String(), "", nil
 		}
-		b.WriteString(s[:i])
-		end := strings.IndexByte(s[i+2:], '}')
-		if end < 0 {
-			return "", errors.New("a ${ without its closing }") // the text may be a secret: not quoted
-		}
-		ref := s[i+2 : i+2+end]
-		s = s[i+2+end+1:]
-		name, def, hasDefault := strings.Cut(ref, ":-")
-		name = strings.TrimPrefix(name, "env:")
-		if !validVarName(name) {
-			return "", fmt.Errorf("${%s} is not a supported reference (use ${VAR}, ${env:VAR} or ${VAR:-default})", ref)
-		}
-		v, ok := lookup(name)
-		switch {
-		case ok:
-		case hasDefault:
-			v = def
-		default:
-			return "", fmt.Errorf("environment variable %s is not set (referred to as ${%s})", name, ref)
+		b.WriteString(s[:open])
+		v, after, err := x.ref(s[open+2:], depth+1, eval)
+		if err != nil {
+			return "", "", err
 		}
 		b.WriteString(v)
+		s = after
 	}
+}
+
+// ref expands one reference, s being the text after its "${", and returns what follows it.
+func (x *expander) ref(s string, depth int, eval bool) (value, rest string, err error) {
+	if depth > maxRefDepth {
+		return "", "", fmt.Errorf("references nested more than %d deep", maxRefDepth)
+	}
+	prefix := ""
+	if strings.HasPrefix(s, "env:") {
+		prefix = "env:"
+	}
+	n := len(prefix)
+	for n < len(s) && (s[n] == '_' || s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	name := s[len(prefix):n]
+	after := s[n:]
+	if !validVarName(name) || !strings.HasPrefix(after, "}") && !strings.HasPrefix(after, ":-") {
+		end := strings.IndexByte(s, '}')
+		if end < 0 {
+			return "", "", errors.New("a ${ without its closing }") // the text may be a secret: not quoted
+		}
+		if id, ok := strings.CutPrefix(s[:end], "input:"); ok {
+			return "", "", &inputRefError{id: id}
+		}
+		return "", "", fmt.Errorf("${%s} is not a supported reference (use ${VAR}, ${env:VAR} or ${VAR:-default})", s[:end])
+	}
+	v, set := x.lookup(name)
+	if after[0] == '}' {
+		switch {
+		case !eval:
+			return "", after[1:], nil
+		case !set && vsCodeVariable(name):
+			return "", "", fmt.Errorf("${%s} is a VS Code variable, which runcode does not know: write the value, or set an environment variable %s", name, name)
+		case !set:
+			return "", "", fmt.Errorf("environment variable %s is not set (referred to as ${%s%s})", name, prefix, name)
+		}
+		x.used = append(x.used, v)
+		return v, after[1:], nil
+	}
+	// The default is read even when it is not used: a malformed one is an error either way.
+	def, rest, err := x.text(after[2:], depth, eval && !set)
+	if err != nil || !eval {
+		return "", rest, err
+	}
+	if !set {
+		return def, rest, nil
+	}
+	x.used = append(x.used, v)
+	return v, rest, nil
+}
+
+// vsCodeVariable reports whether name is one of the variables VS Code itself substitutes in
+// its mcp.json (its "predefined variables").
+func vsCodeVariable(name string) bool {
+	switch name {
+	case "workspaceFolder", "workspaceFolderBasename", "userHome", "cwd", "pathSeparator", "file", "fileDirname", "relativeFile", "execPath":
+		return true
+	}
+	return false
 }
 
 // validVarName reports whether name is an environment variable name: [A-Za-z_][A-Za-z0-9_]*.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,15 +31,16 @@ func TestParseConfigShapes(t *testing.T) {
 	    "dflt": {"type": "streamable-http", "url": "http://h/${MISSING:-mcp}${EMPTY}"}
 	  }
 	}`
-	got, err := ParseConfig("/etc/cfg/mcp.json", []byte(data), testEnv)
+	cfg, err := ParseConfig("/etc/cfg/mcp.json", []byte(data), testEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := cfg.Sources
 	want := []Source{
 		{Name: "memory", Namespace: "memory", Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"},
-			Env: map[string]string{"MEMORY_FILE_PATH": "/home/u/memory.json"}, Dir: "/etc/cfg/work",
+			Env: map[string]string{"MEMORY_FILE_PATH": "/home/u/memory.json"}, Dir: "/etc/cfg/work", Secrets: []string{"/home/u"},
 			Include: []string{"read_graph"}, CallTimeout: 5 * time.Second, ConcurrencySafe: []string{"read_graph"}},
-		{Name: "remote", Namespace: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer tok-secret-123"}, MaxMessageBytes: 1 << 20},
+		{Name: "remote", Namespace: "remote", URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer tok-secret-123"}, MaxMessageBytes: 1 << 20, Secrets: []string{"tok-secret-123"}},
 		{Name: "flat", Command: []string{filepath.Join("/etc/cfg", "srv.sh")}, Exclude: []string{"x"}, InheritEnv: []string{"NODE_OPTIONS", "AWS_*"}},
 		{Name: "named", Namespace: "other", Command: []string{"/bin/srv"}, InheritEnv: []string{"*"}},
 		{Name: "none", Namespace: "none", Command: []string{"/bin/srv"}},
@@ -57,7 +59,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"mcpServers": []}`, `config c.json: "mcpServers": must be an object of servers by name, not array`},
 		{`{"mcpServers": {"a": {"command": "x"}}, "servers": {"a": {"command": "y"}}}`, `server "a": defined in both`},
 		{`{"mcpServers": {"m": {"command": "x", "bogus": 1}}}`, `config c.json: server "m": "bogus": unknown key`},
-		{`{"mcpServers": {"m": {"command": "x", "envFile": ".env"}}}`, `server "m": "envFile": unknown key`},
+		{`{"mcpServers": {"m": {"command": "x", "envFile": ".env"}}}`, `server "m": "envFile": not supported`},
 		{`{"mcpServers": {"m": {"url": "http://x", "type": "sse"}}}`, `server "m": "type": "sse" (the older HTTP+SSE transport) is not supported`},
 		{`{"mcpServers": {"m": {"url": "http://x", "type": "ws"}}}`, `server "m": "type": must be "stdio" or "http", not "ws"`},
 		{`{"mcpServers": {"m": {}}}`, `server "m": needs "command"`},
@@ -76,7 +78,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{`{"mcpServers": {"m": {"command": "x", "env": {"K": 1}}}}`, `"env": "K" must be a string, not number`},
 		{`{"mcpServers": {"m": {"command": "x", "env": {"K": "${NOPE}"}}}}`, `server "m": "env": "K": environment variable NOPE is not set`},
 		{`{"mcpServers": {"m": {"command": "${NOPE2}/bin"}}}`, `"command": environment variable NOPE2 is not set`},
-		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "Bearer ${input:tok}"}}}}`, `"headers": "A": ${input:tok} is not a supported reference`},
+		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "Bearer ${input:tok}"}}}}`, `"headers": "A": ${input:tok} is a value VS Code prompts for, and runcode cannot prompt`},
 		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "literal-secret ${"}}}}`, `"headers": "A": a ${ without its closing }`},
 		{`{"mcpServers": {"m": {"url": "http://x", "headers": {"Bad Name": "v"}}}}`, `"headers": "Bad Name" is not a valid header name`},
 		// Of several bad names, the first in name order, every time (it was the map's order).
@@ -113,7 +115,7 @@ func TestExpand(t *testing.T) {
 		"${EMPTY:-d}":          "",
 		"$${HOME}":             "$/home/u",
 		"a${TOKEN}b":           "atok-secret-123b",
-		"${NOPE:-${HOME}}tail": "${HOME}tail", // a default is literal, up to the first }
+		"${NOPE:-${HOME}}tail": "/home/utail", // a default may hold references (issue 24)
 	} {
 		if got, err := Expand(in, testEnv); err != nil || got != want {
 			t.Errorf("Expand(%q) = %q, %v; want %q", in, got, err, want)
@@ -132,11 +134,15 @@ func FuzzParseConfig(f *testing.F) {
 		`{"mcpServers": {"m": {"url": "http://x", "headers": {"A": "${TOKEN} ${NOPE}"}}}}`,
 		`{"mcpServers": {"m": {"command": "x", "bogus": "${TOKEN}"}}}`,
 		`{}`, `null`, `{"mcpServers": {"": {}}}`,
+		"// c\n{\"servers\": {\"a\": {\"command\": \"x\",}, /* c */ \"b\": {\"url\": \"http://h/${TOKEN}\", \"disabled\": true},},}",
+		`{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`,
+		`{"mcpServers": {"a": {"command": "x", "env": {"K": "${NOPE:-${TOKEN:-d}}"}, "autoApprove": ["t"], "alwaysAllow": []}}}`,
+		`{"servers": {"a": {"url": "http://x", "headers": {"A": "${input:t}"}}}, "inputs": [{"id": "t", "description": "T"}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		srcs, err := ParseConfig("f.json", data, testEnv)
+		cfg, err := ParseConfig("f.json", data, testEnv)
 		if err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) {
@@ -147,9 +153,34 @@ func FuzzParseConfig(f *testing.F) {
 			}
 			return
 		}
-		for _, s := range srcs {
-			if s.Name == "" || (len(s.Command) == 0) == (s.URL == "") {
+		for _, s := range cfg.Sources {
+			if s.Name == "" || (len(s.Command) == 0) == (s.URL == "") || slices.Contains(cfg.Disabled, s.Name) {
 				t.Fatalf("invalid source %+v", s)
+			}
+		}
+	})
+}
+
+// FuzzExpand: any text expands or fails without a panic; an error never shows a value; text
+// without "${" comes back as it is; every value used is reported.
+func FuzzExpand(f *testing.F) {
+	for _, seed := range []string{"${HOME}", "${NOPE:-${TOKEN}}", "${A:-${B:-${C:-x}}}y}", "${", "${:-}", "$${}}", "${env:TOKEN:-${NOPE}}", "${input:x}"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, used, err := expand(s, testEnv)
+		if err != nil {
+			if strings.Contains(err.Error(), "tok-secret-123") && !strings.Contains(s, "tok-secret-123") {
+				t.Fatalf("error shows a value: %v", err)
+			}
+			return
+		}
+		if !strings.Contains(s, "${") && out != s {
+			t.Fatalf("%q → %q", s, out)
+		}
+		for _, u := range used {
+			if !strings.Contains(out, u) {
+				t.Fatalf("%q: used %q, not in %q", s, u, out)
 			}
 		}
 	})

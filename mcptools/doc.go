@@ -59,10 +59,11 @@
 //
 // # Configuration files
 //
-// ParseConfig and LoadConfig read the JSON in which MCP clients keep their servers
-// ({"mcpServers": {…}} or {"servers": {…}}) into Sources, one per server, namespaced by the
-// server's name, with ${VAR} expanded from the environment; nothing below this package knows
-// the file exists.
+// ParseConfig and LoadConfig read the JSON (or VS Code's JSONC) in which MCP clients keep
+// their servers ({"mcpServers": {…}} or {"servers": {…}}) into a Config: Sources, one per server
+// not marked "disabled", namespaced by the server's name, with ${VAR} expanded from the
+// environment (each value a secret of its server), and notes for the user; nothing below this
+// package knows the file exists.
 //
 // Cancelling a call's context cancels the MCP request (the SDK sends
 // notifications/cancelled). A server that crashes fails its calls with an error naming it

@@ -42,14 +42,14 @@ func ExampleParseConfig() {
 	  }
 	}`)
 	env := map[string]string{"HOME": "/home/ada", "REMOTE_TOKEN": "t0ken"}
-	sources, err := mcptools.ParseConfig("/etc/mcp.json", config, func(name string) (string, bool) {
+	cfg, err := mcptools.ParseConfig("/etc/mcp.json", config, func(name string) (string, bool) {
 		v, ok := env[name]
 		return v, ok
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, s := range sources {
+	for _, s := range cfg.Sources {
 		fmt.Printf("%s: namespace %q, command %q, url %q, include %q, timeout %v\n", s.Name, s.Namespace, s.Command, s.URL, s.Include, s.CallTimeout)
 	}
 	_, err = mcptools.ParseConfig("/etc/mcp.json", config, func(string) (string, bool) { return "", false })

@@ -124,3 +124,25 @@ return { kind: typeof text, text, failure };`)
 		t.Errorf("unstructured: %q", f)
 	}
 }
+
+// Issue 24: a value a ${VAR} put in a URL's path is a secret in every message of the server,
+// a failed call's too (the server's label quoted the URL).
+func TestURLPathSecretNotInCallErrors(t *testing.T) {
+	_, url := httpServer(t)
+	const secret = "path-secret-7f3a9c"
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	server, err := mcptools.Connect(ctx, mcptools.Source{URL: url + "/mcp/" + secret, Name: "remote", Secrets: []string{secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry.New()
+	if _, err := reg.Register(server.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	server.Close()
+	res := reg.Execute(ctx, registry.Call{CallID: "c1", Name: "shout", Arguments: jsonv.MustParse(`{"text":"x"}`)})
+	if !res.IsError || res.Err == nil || strings.Contains(res.Err.Error(), secret) || !strings.Contains(res.Err.Error(), `MCP server "remote"`) {
+		t.Fatalf("result = %+v, %v", res, res.Err)
+	}
+}

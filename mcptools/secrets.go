@@ -111,8 +111,8 @@ func escapeJSON(s string, html, ascii, slash bool) string {
 }
 
 // secrets are the values of one source that must never be shown: its header values (and the
-// credential after an authorization scheme, "Bearer <token>"), its environment values, and the
-// password and query values of its URL.
+// credential after an authorization scheme, "Bearer <token>"), its environment values, its
+// URL's password and query values, and its Secrets.
 type secrets struct {
 	values []string // longest first, so that a secret containing another is replaced whole
 	r      *strings.Replacer
@@ -125,7 +125,16 @@ func newSecrets(src Source) *secrets {
 		if secretLike(v) {
 			vals = append(vals, v)
 			vals = append(vals, escapedForms(v)...)
+			// As URLs in errors show it ("Post \"https://host/a%20b\": …").
+			for _, f := range [...]string{url.PathEscape(v), url.QueryEscape(v)} {
+				if f != v && !slices.Contains(vals, f) {
+					vals = append(vals, f)
+				}
+			}
 		}
+	}
+	for _, v := range src.Secrets {
+		add(v)
 	}
 	for _, v := range src.Headers {
 		add(v)

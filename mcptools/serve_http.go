@@ -4,15 +4,18 @@ package mcptools
 // protection and a session cap.
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,7 +52,9 @@ type HTTPOptions struct {
 //   - bearer-token authentication when HTTPOptions.Token is set, compared in constant time;
 //   - the idle-session timeout and the session cap of HTTPOptions, or with
 //     HTTPOptions.Stateless no sessions at all, and a 503 for every request once the server
-//     drains.
+//     drains;
+//   - a message whose number id the SDK would answer under another id (-1.5, 1e3, beyond
+//     ±(2^53-1): see LineTransport) gets 400 and a -32600 error under the id as sent.
 //
 // Checks run in that order: cross-origin, token, draining (stateless), cap.
 type HTTPHandler struct {
@@ -100,6 +105,9 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		if r.Method == http.MethodPost {
 			h.posts.add()
 			defer h.posts.done()
+			if refuseInexactID(w, r, maxBody) {
+				return
+			}
 		}
 		sdk.ServeHTTP(w, r)
 	}))
@@ -186,4 +194,35 @@ func (h *HTTPHandler) admitted() {
 	h.limitMu.Lock()
 	h.pending--
 	h.limitMu.Unlock()
+}
+
+// refuseInexactID answers a POST whose message has a number id the SDK would answer under
+// another id (see LineTransport) with 400 and a -32600 error under the id as sent, and reports
+// whether it did. Otherwise the body is left for the SDK as it was: a body over maxBody, or one
+// that is not a JSON-RPC message, is the SDK's to refuse.
+func refuseInexactID(w http.ResponseWriter, r *http.Request, maxBody int64) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || int64(len(body)) > maxBody {
+		return false
+	}
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	msg, err := jsonrpc.DecodeMessage(trimmed)
+	if err != nil {
+		return false
+	}
+	reply := inexactIDReply(msg, trimmed)
+	if reply == nil {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	w.Write(reply)
+	return true
 }

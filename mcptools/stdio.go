@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -40,6 +41,9 @@ const readChunkBytes = 64 << 10
 //     not supported —, a wrong "jsonrpc" tag, an id that is neither a string nor a number, a
 //     response without an id, …): -32600 (invalid request) with the message's id when it has a
 //     usable one, else null;
+//   - a number id the answer could not carry exactly as sent (the SDK holds ids as int64 from
+//     a float64): one with a fraction or an exponent, beyond ±(2^53-1), or "-0": -32600 with
+//     that id as written; an id given twice: -32600 with id null;
 //   - a line longer than MaxMessageBytes: -32600 with the message's id when it has a usable
 //     one anywhere in the line (so the client's waiting call fails rather than hangs), else
 //     null. Only the first MaxMessageBytes bytes are kept; the rest is read and discarded,
@@ -332,6 +336,9 @@ func checkMessage(line []byte) (jsonrpc.Message, *badLine) {
 	// The common case first, with one pass over the line: a result can be tens of MiB.
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err == nil && line[0] == '{' {
+		if id, problem := inexactID(msg, line); problem != "" {
+			return nil, &badLine{id, jsonrpc.CodeInvalidRequest, "invalid request: " + problem}
+		}
 		return msg, nil
 	}
 	if !json.Valid(line) {
@@ -348,6 +355,79 @@ func checkMessage(line []byte) (jsonrpc.Message, *badLine) {
 		err = errors.New("not a JSON-RPC object")
 	}
 	return nil, &badLine{idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()}
+}
+
+// inexactIDReply returns the -32600 error response for msg, decoded from data, when its id is a
+// number the SDK would not answer under exactly as sent (checkNumberID); else nil. The SDK holds
+// a number id as an int64 converted from a float64: -1.5 became -1 and 9007199254740993 became
+// …992, so the answer went out under another id.
+func inexactIDReply(msg jsonrpc.Message, data []byte) []byte {
+	if id, problem := inexactID(msg, data); problem != "" {
+		return errorReply(id, jsonrpc.CodeInvalidRequest, "invalid request: "+problem)
+	}
+	return nil
+}
+
+// inexactID returns the id of msg as written in data, and what is wrong with it, when it is a
+// number the SDK would not answer under exactly as sent (checkNumberID); else "".
+func inexactID(msg jsonrpc.Message, data []byte) (json.RawMessage, string) {
+	if _, isNumber := messageID(msg).Raw().(int64); !isNumber {
+		return nil, ""
+	}
+	return checkNumberID(data)
+}
+
+// messageID is the id of a request or response.
+func messageID(msg jsonrpc.Message) jsonrpc.ID {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		return m.ID
+	case *jsonrpc.Response:
+		return m.ID
+	}
+	return jsonrpc.ID{}
+}
+
+// maxExactID is the largest number id answered: up to it (JavaScript's Number.MAX_SAFE_INTEGER)
+// every integer survives the SDK's float64 and comes back as sent.
+const maxExactID = 1<<53 - 1
+
+// checkNumberID reads the "id" members of a message object whose id the SDK decoded as a
+// number, and says what is wrong when the answer could not carry the id exactly as sent: a
+// fraction or exponent, a magnitude over maxExactID, "-0", or an id given twice. It returns
+// the id to answer under (the one given, as written) with the problem.
+func checkNumberID(object []byte) (json.RawMessage, string) {
+	dec := json.NewDecoder(bytes.NewReader(object))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, "" // cannot happen: the line decoded as a message
+	}
+	var ids []json.RawMessage
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil, ""
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, ""
+		}
+		if key == "id" {
+			ids = append(ids, value)
+		}
+	}
+	switch {
+	case len(ids) == 0:
+		return nil, ""
+	case len(ids) > 1:
+		return nil, "the id is given twice"
+	}
+	id := ids[0]
+	digits := bytes.TrimPrefix(id, []byte{'-'})
+	n, err := strconv.ParseUint(string(digits), 10, 64)
+	if err != nil || n > maxExactID || string(id) == "-0" {
+		return id, fmt.Sprintf("id %s cannot be answered exactly as sent: a number id must be an integer without fraction or exponent, from -%d to %d (or use a string id)", id, uint64(maxExactID), uint64(maxExactID))
+	}
+	return nil, ""
 }
 
 func jsonKind(first byte) string {

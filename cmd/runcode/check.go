@@ -44,7 +44,7 @@ func (c *cli) checkCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer checker.Close()
-	reg, closeSources, err := src.load()
+	reg, closeSources, err := src.load(c.stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -99,7 +99,7 @@ func (c *cli) initCmd(args []string) error {
 			return err
 		}
 	}
-	reg, closeSources, err := src.load()
+	reg, closeSources, err := src.load(c.stderr)
 	if err != nil {
 		return err
 	}

@@ -411,7 +411,7 @@ func (c *cli) sdkCmd(args []string) error {
 	if len(positional) > 0 {
 		return &usageError{fmt.Sprintf("sdk takes no arguments, got %q", positional[0])}
 	}
-	reg, closeSources, err := src.load()
+	reg, closeSources, err := src.load(c.stderr)
 	if err != nil {
 		return err
 	}
@@ -442,7 +442,7 @@ func (c *cli) toolsCmd(args []string) error {
 	if len(positional) > 0 {
 		return &usageError{fmt.Sprintf("tools takes no arguments, got %q", positional[0])}
 	}
-	reg, closeSources, err := src.load()
+	reg, closeSources, err := src.load(c.stderr)
 	if err != nil {
 		return err
 	}

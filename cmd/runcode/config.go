@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -101,8 +102,9 @@ func (s *sources) remoteSources() ([]mcptools.Source, error) {
 }
 
 // configSources reads the --config files: one source per server, namespaced by default. A
-// server name in two files is an error naming both.
-func (s *sources) configSources() ([]mcptools.Source, []string, error) {
+// server name in two files is an error naming both. The files' notes (servers skipped as
+// disabled, keys without effect yet) are written to warn, once each, as warnings.
+func (s *sources) configSources(warn io.Writer) ([]mcptools.Source, []string, error) {
 	var out []mcptools.Source
 	var labels []string
 	fileOf := map[string]string{} // server name → the file that defines it
@@ -118,11 +120,14 @@ func (s *sources) configSources() ([]mcptools.Source, []string, error) {
 	// A runcode among the servers must not load these files again.
 	hostEnv := map[string]string{configChainEnv: strings.Join(chain, string(filepath.ListSeparator))}
 	for _, file := range s.configs {
-		srcs, err := mcptools.LoadConfig(file)
+		cfg, err := mcptools.LoadConfig(file)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, src := range srcs {
+		for _, note := range cfg.Notes {
+			fmt.Fprintf(warn, "runcode: warning: %s\n", note)
+		}
+		for _, src := range cfg.Sources {
 			if prev, dup := fileOf[src.Name]; dup {
 				return nil, nil, fmt.Errorf("server %q is defined by both config %s and config %s", src.Name, prev, file)
 			}

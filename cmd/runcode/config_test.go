@@ -126,7 +126,7 @@ func TestConfigErrorsExitTwo(t *testing.T) {
 	t.Setenv("RUNCODE_TEST_SECRET", secret)
 	dir := fixture(t, map[string]string{
 		"missing.json": `{"mcpServers": {"remote": {"url": "http://127.0.0.1:1/mcp", "headers": {"Authorization": "Bearer ${RUNCODE_TEST_UNSET}"}}}}`,
-		"unknown.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "disabled": true}}}`,
+		"unknown.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "enabled": true}}}`,
 		"sse.json":     `{"mcpServers": {"old": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}`,
 		"fails.json":   `{"mcpServers": {"ok": {"command": "sh", "args": ["-c", "cat >/dev/null"]}, "broken": {"command": "sh", "args": ["-c", "echo \"token=$TOKEN\" >&2; exit 4"], "env": {"TOKEN": "${RUNCODE_TEST_SECRET}"}}}}`,
 		"clash.json":   `{"mcpServers": {"read_file": {"command": "mcp-server-memory"}}}`,
@@ -139,7 +139,7 @@ func TestConfigErrorsExitTwo(t *testing.T) {
 	}
 	cases := []struct{ file, want string }{
 		{"missing.json", `server "remote": "headers": "Authorization": environment variable RUNCODE_TEST_UNSET is not set`},
-		{"unknown.json", `server "memory": "disabled": unknown key`},
+		{"unknown.json", `server "memory": "enabled": unknown key`},
 		{"sse.json", `server "old": "type": "sse" (the older HTTP+SSE transport) is not supported`},
 		{"fails.json", `MCP server "broken" (sh -c echo "token=$TOKEN" >&2; exit 4): cannot start`},
 	}
@@ -160,6 +160,37 @@ func TestConfigErrorsExitTwo(t *testing.T) {
 				t.Errorf("%s %s: stderr shows the secret: %q", cmd, c.file, errOut)
 			}
 		}
+	}
+}
+
+// The files users have (issue 24): VS Code's JSONC, and a server marked "disabled", which is
+// skipped with one warning and never started; a server name given twice is an error.
+func TestConfigJSONCAndDisabled(t *testing.T) {
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, map[string]string{
+		"mcp.json": `// .vscode/mcp.json
+{
+  "servers": {
+    "memory": {"type": "stdio", "command": "mcp-server-memory",}, // trailing comma
+    /* not started: its command does not exist */
+    "off": {"command": "/nonexistent/server", "disabled": true, "autoApprove": ["x"]},
+  },
+  "inputs": [],
+}`,
+		"dup.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory"}, "memory": {"command": "/nonexistent/server"}}}`,
+	})
+	config := filepath.Join(dir, "mcp.json")
+	code, out, errOut := invokeWithin(t, time.Minute, "tools", "--config", config)
+	if code != exitOK || !strings.Contains(out, "memory.read_graph") || strings.Contains(out, "off.") {
+		t.Fatalf("tools: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	want := "runcode: warning: config " + config + ": server \"off\" is disabled (\"disabled\": true); skipped\n"
+	if errOut != want {
+		t.Fatalf("stderr %q, want %q", errOut, want)
+	}
+	code, _, errOut = invokeWithin(t, time.Minute, "tools", "--config", filepath.Join(dir, "dup.json"))
+	if code != exitUsage || !strings.Contains(errOut, `dup.json: server "memory": defined twice in "mcpServers"`) {
+		t.Fatalf("a name given twice: exit %d, stderr %q", code, errOut)
 	}
 }
 

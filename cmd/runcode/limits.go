@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -165,9 +166,9 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	}
 	load := src.load
 	if c.replay != nil && !src.given() {
-		load = func() (*registry.Registry, func(), error) { return replayTools(c.replay) }
+		load = func(io.Writer) (*registry.Registry, func(), error) { return replayTools(c.replay) }
 	}
-	reg, closeSources, err := load()
+	reg, closeSources, err := load(c.stderr)
 	if err != nil {
 		if checker != nil {
 			checker.Close()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 func TestSDKPromptIsWhatTheModelReceives(t *testing.T) {
 	dir := project(t)
 	src := sources{manifests: stringList{filepath.Join(dir, "tools.json")}, workspace: filepath.Join(dir, "ws")}
-	reg, closeSources, err := src.load()
+	reg, closeSources, err := src.load(io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

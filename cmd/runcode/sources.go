@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -97,8 +98,9 @@ func (s *sources) register(fs *flag.FlagSet) {
 
 // load builds a registry from the sources; with none given, the workspace of the current
 // directory. A tool name defined by two sources is an error naming both. MCP servers are
-// started or dialled here, all at once, and closed by the returned function.
-func (s *sources) load() (*registry.Registry, func(), error) {
+// started or dialled here, all at once, and closed by the returned function. Warnings (a
+// config's disabled servers) go to warn.
+func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 	type sourced struct {
 		label string
 		tools []registry.Tool
@@ -145,7 +147,7 @@ func (s *sources) load() (*registry.Registry, func(), error) {
 	}
 	mcpSources = append(mcpSources, remotes...)
 	mcpLabels = append(mcpLabels, make([]string, len(remotes))...)
-	configured, labels, err := s.configSources()
+	configured, labels, err := s.configSources(warn)
 	if err != nil {
 		return nil, nil, err
 	}
