@@ -311,25 +311,52 @@ func TestServeHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
 	}
 }
 
-// --max-sessions refuses a session over the cap with 503; --session-timeout ends idle ones,
-// which makes room again.
+// --max-sessions: a new session over the cap ends the session idle the longest, whose id then
+// gets 404 (idle sessions do not lock new clients out); --session-timeout ends idle sessions,
+// whose ids get 404 too.
 func TestServeHTTPSessionLimits(t *testing.T) {
 	endpoint := startServeHTTP(t, "--max-sessions", "1", "--session-timeout", "500ms", "--workspace", t.TempDir())
-	if code, id, body := postInitialize(t, endpoint, ""); code != http.StatusOK || id == "" {
+	code, first, body := postInitialize(t, endpoint, "")
+	if code != http.StatusOK || first == "" {
 		t.Fatalf("first session: %d %q", code, body)
 	}
-	if code, _, body := postInitialize(t, endpoint, ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 1 live MCP sessions") {
-		t.Fatalf("second session: %d %q", code, body)
+	code, second, body := postInitialize(t, endpoint, "")
+	if code != http.StatusOK || second == "" {
+		t.Fatalf("second session at the cap: %d %q", code, body)
+	}
+	if got := postPing(t, endpoint, first); got != http.StatusNotFound {
+		t.Fatalf("the evicted session: %d, want 404", got)
+	}
+	if got := postPing(t, endpoint, second); got != http.StatusOK {
+		t.Fatalf("the new session: %d", got)
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		code, _, body := postInitialize(t, endpoint, "")
-		if code == http.StatusOK {
+		got := postPing(t, endpoint, second)
+		if got == http.StatusNotFound {
 			break
 		}
-		if code != http.StatusServiceUnavailable || time.Now().After(deadline) {
-			t.Fatalf("after the idle timeout: %d %q", code, body)
+		if got != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("after the idle timeout: %d", got)
 		}
+		time.Sleep(time.Second) // idle for longer than the timeout
 	}
+}
+
+// postPing sends a ping on a session and returns the status.
+func postPing(t *testing.T, endpoint, session string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // postCall sends a run_code tools/call on a session and returns the whole response body.
