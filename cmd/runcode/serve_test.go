@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -435,5 +436,91 @@ func postInitialized(t *testing.T, endpoint, session string) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: %s", resp.Status)
+	}
+}
+
+// officialMCPSDK returns node and the directory of the official TypeScript MCP SDK package
+// (@modelcontextprotocol/sdk), or skips the test (fails it when RUNCODE_REQUIRE_MCP_SDK is set).
+// It looks at $RUNCODE_MCP_SDK (an npm prefix holding node_modules/@modelcontextprotocol/sdk, or
+// the package directory), then at the global npm packages.
+func officialMCPSDK(t *testing.T) (node, dir string) {
+	t.Helper()
+	missing := func(why string) {
+		t.Helper()
+		if os.Getenv("RUNCODE_REQUIRE_MCP_SDK") != "" {
+			t.Fatalf("%s (RUNCODE_REQUIRE_MCP_SDK is set)", why)
+		}
+		t.Skip(why)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node not on PATH")
+	}
+	var candidates []string
+	if d := os.Getenv("RUNCODE_MCP_SDK"); d != "" {
+		candidates = append(candidates, filepath.Join(d, "node_modules", "@modelcontextprotocol", "sdk"), d)
+	}
+	if out, err := exec.Command("npm", "root", "-g").Output(); err == nil {
+		candidates = append(candidates, filepath.Join(strings.TrimSpace(string(out)), "@modelcontextprotocol", "sdk"))
+	}
+	for _, c := range candidates {
+		data, err := os.ReadFile(filepath.Join(c, "package.json"))
+		var pkg struct{ Name string }
+		if err == nil && json.Unmarshal(data, &pkg) == nil && pkg.Name == "@modelcontextprotocol/sdk" {
+			return node, c
+		}
+	}
+	missing("@modelcontextprotocol/sdk not found: npm i --prefix DIR @modelcontextprotocol/sdk and set RUNCODE_MCP_SDK=DIR (.ci/run does)")
+	return "", ""
+}
+
+// The official TypeScript client, once its session ended (--session-timeout, or evicted at
+// --max-sessions by a newer client), gets 404 "session not found" on every call and does not
+// start a new session by itself; closing it and connecting it to a new transport (what the
+// README tells client code to do) starts a new session and the call succeeds.
+func TestServeHTTPOfficialClientAfterSessionEnds(t *testing.T) {
+	node, sdk := officialMCPSDK(t)
+	for _, c := range []struct {
+		name   string
+		flags  []string
+		waitMs string
+	}{
+		{"timeout", []string{"--session-timeout", "1s"}, "1500"},
+		{"evicted", []string{"--max-sessions", "1"}, "0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			endpoint := startServeHTTP(t, append(c.flags, "--workspace", t.TempDir())...)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, node, filepath.Join("testdata", "tsclient.cjs"), sdk, endpoint, c.waitMs).CombinedOutput()
+			if err != nil {
+				t.Fatalf("the client: %v\n%s", err, out)
+			}
+			type step struct {
+				Step string
+				OK   bool
+				Code int
+				Text string
+			}
+			steps := map[string]step{}
+			for line := range strings.Lines(string(out)) {
+				var s step
+				if err := json.Unmarshal([]byte(line), &s); err != nil {
+					t.Fatalf("the client printed %q: %v\n%s", line, err, out)
+				}
+				steps[s.Step] = s
+			}
+			if s := steps["first"]; !s.OK || s.Text != "2" {
+				t.Errorf("the first call: %+v", s)
+			}
+			for _, step := range []string{"stale", "again"} {
+				if s := steps[step]; s.OK || s.Code != http.StatusNotFound {
+					t.Errorf("the %s call on the ended session: %+v, want 404", step, s)
+				}
+			}
+			if s := steps["recovered"]; !s.OK || s.Text != "8" {
+				t.Errorf("the call after reconnecting: %+v\n%s", s, out)
+			}
+		})
 	}
 }
