@@ -52,7 +52,9 @@ type ServerOptions struct {
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
 // have codemode installed and present code or both for the scope).
 //
-// The MCP tool takes run_code's parameters (code, description); its description is run_code's
+// The MCP tool, titled RunCodeTitle, is annotated as neither read-only nor idempotent, possibly
+// destructive and open-world (a program may call any tool, to any effect). It takes run_code's
+// parameters (code, description); its description is run_code's
 // followed by the SDK section of the scope's tools (codemode.Sections), taken when NewServer is
 // called. Each call is one reg.Execute of run_code with a call id unique to the server
 // ("mcp-1", "mcp-2", …) and the request's context, so a client's cancellation stops the
@@ -102,14 +104,28 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	}
 	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun}
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
+	destructive, openWorld := true, true
 	srv.AddTool(&mcp.Tool{
-		Name:         registry.ReservedName,
-		Description:  description,
+		Name:        registry.ReservedName,
+		Title:       RunCodeTitle,
+		Description: description,
+		// A program may call any of the tools, write through them and reach what they reach;
+		// nothing vouches for less, so the hints say so (the MCP defaults, spelled out).
+		Annotations: &mcp.ToolAnnotations{
+			Title:           RunCodeTitle,
+			ReadOnlyHint:    false,
+			DestructiveHint: &destructive,
+			IdempotentHint:  false,
+			OpenWorldHint:   &openWorld,
+		},
 		InputSchema:  json.RawMessage(jsonv.AppendJSON(nil, params)),
 		OutputSchema: json.RawMessage(OutputSchema),
 	}, h.call)
 	return srv, nil
 }
+
+// RunCodeTitle is the human-readable title of the served run_code tool.
+const RunCodeTitle = "Run code"
 
 // runHandler serves the run_code tool of one server.
 type runHandler struct {

@@ -187,6 +187,28 @@ func TestServerListsOnlyRunCodeWithTheSDK(t *testing.T) {
 	}
 }
 
+// run_code has a title and honest annotations: it is not read-only, may be destructive, is not
+// idempotent and reaches an open world (the tools a program calls do).
+func TestServerRunCodeHasATitleAndAnnotations(t *testing.T) {
+	f := newSrvFixture(t)
+	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := res.Tools[0]
+	if tool.Title != "Run code" {
+		t.Errorf("title = %q, want %q", tool.Title, "Run code")
+	}
+	a := tool.Annotations
+	if a == nil {
+		t.Fatal("no annotations")
+	}
+	if a.Title != "Run code" || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || !*a.DestructiveHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		t.Errorf("annotations = %+v (destructive %v, open world %v)", a, a.DestructiveHint, a.OpenWorldHint)
+	}
+}
+
 func TestServerCompactSDKAboveTheThreshold(t *testing.T) {
 	f := newSrvFixture(t)
 	cs := srvConnect(t, f.reg, mcptools.ServerOptions{CompactAbove: 10}, nil)
