@@ -74,6 +74,11 @@ func TestServeStdio(t *testing.T) {
 // client to it (bounded by ctx). Closing the client ends serve's stdin; exit then receives
 // serve's exit status.
 func connectServeStdio(ctx context.Context, args ...string) (cs *mcp.ClientSession, exit <-chan int, stderr *lockedBuffer, err error) {
+	return connectServeStdioWith(ctx, nil, args...)
+}
+
+// connectServeStdioWith is connectServeStdio with the client's options.
+func connectServeStdioWith(ctx context.Context, copts *mcp.ClientOptions, args ...string) (cs *mcp.ClientSession, exit <-chan int, stderr *lockedBuffer, err error) {
 	inR, inW := io.Pipe()   // client → serve's stdin
 	outR, outW := io.Pipe() // serve's stdout → client
 	stderr = &lockedBuffer{}
@@ -83,7 +88,7 @@ func connectServeStdio(ctx context.Context, args ...string) (cs *mcp.ClientSessi
 		outW.Close()
 		exited <- code
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, copts)
 	cs, err = client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	return cs, exited, stderr, err
 }
@@ -107,6 +112,78 @@ func testServeStdio(t *testing.T, flags ...string) {
 	}
 	if !strings.Contains(stderr.String(), "serving run_code") {
 		t.Fatalf("stderr = %q", stderr.String())
+	}
+}
+
+// A tool from an upstream MCP server that reports progress (server-everything's
+// trigger-long-running-operation) has its progress passed on to a client that asked for progress
+// on its run_code call: notifications on the client's token, the message naming the tool, the
+// progress still increasing.
+func TestServeForwardsUpstreamProgress(t *testing.T) {
+	needMCP(t, "mcp-server-everything")
+	for _, isolation := range []string{"inprocess", "process"} {
+		t.Run(isolation, func(t *testing.T) {
+			var mu sync.Mutex
+			var got []*mcp.ProgressNotificationParams
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cs, exit, stderr, err := connectServeStdioWith(ctx, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+					mu.Lock()
+					defer mu.Unlock()
+					got = append(got, req.Params)
+				},
+			}, "--isolation", isolation, "--mcp", "mcp-server-everything")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				cs.Close()
+				<-exit
+			}()
+			params := &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{
+				"description": "a long operation",
+				"code":        `return await tools["trigger-long-running-operation"]({ duration: 1, steps: 4 });`,
+			}}
+			params.SetProgressToken("run-1")
+			res, err := cs.CallTool(ctx, params)
+			if err != nil {
+				t.Fatalf("%v; stderr:\n%s", err, stderr.String())
+			}
+			if res.IsError {
+				t.Fatalf("the run failed: %+v", res.Content)
+			}
+			step := regexp.MustCompile(`^trigger-long-running-operation: [1-4]/4$`)
+			forwarded := func() (n int) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, p := range got {
+					if step.MatchString(p.Message) {
+						n++
+					}
+				}
+				return n
+			}
+			// Notifications precede the result on the wire; the handler may still run them.
+			for deadline := time.Now().Add(2 * time.Second); forwarded() < 2 && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			n := forwarded()
+			mu.Lock()
+			defer mu.Unlock()
+			if n < 2 {
+				t.Fatalf("%d forwarded progress notifications, want at least 2 of the 4 steps: %+v", n, got)
+			}
+			for i, p := range got {
+				t.Logf("progress %v: %q", p.Progress, p.Message)
+				if p.ProgressToken != "run-1" {
+					t.Errorf("notification %d has token %v", i, p.ProgressToken)
+				}
+				if i > 0 && p.Progress <= got[i-1].Progress {
+					t.Errorf("progress does not increase: %v then %v", got[i-1].Progress, p.Progress)
+				}
+			}
+		})
 	}
 }
 
