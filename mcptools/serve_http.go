@@ -182,13 +182,15 @@ func opensSession(r *http.Request) bool {
 	return r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == ""
 }
 
-// admit admits a session-creating request when the live sessions plus those being created
-// are under the cap, ending the longest-idle session to make room when they are not.
+// admit admits a session-creating request when the initialized sessions plus those being
+// created are under the cap, ending the longest-idle session to make room when they are not.
+// A session whose creating request did not initialize it (a probe such as the Go SDK client's
+// discover request) does not count: the SDK closes it when that request ends.
 func (h *HTTPHandler) admit() (*creation, bool) {
 	h.limitMu.Lock()
 	defer h.limitMu.Unlock()
 	live := slices.Collect(h.srv.Sessions())
-	if len(live)+h.active.unborn(h.pending) >= h.max {
+	if h.active.count(live, h.pending) >= h.max {
 		idle := h.active.evict(live)
 		if idle == nil {
 			return nil, false
@@ -282,13 +284,21 @@ func (a *sessionActivity) end(ss *mcp.ServerSession) {
 	s.last = a.clock
 }
 
-// unborn counts the admitted creations whose session does not exist yet.
-func (a *sessionActivity) unborn(pending map[*creation]bool) int {
+// count counts the sessions held against the cap: the initialized live sessions, and the
+// admitted creations whose session does not exist yet or is still answering its first request.
+func (a *sessionActivity) count(live []*mcp.ServerSession, pending map[*creation]bool) int {
+	n := 0
+	for _, ss := range live {
+		if ss.InitializeParams() != nil {
+			n++
+		}
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	n := 0
 	for c := range pending {
 		if c.session == nil {
+			n++
+		} else if s := a.of[c.session]; s != nil && s.inFlight > 0 && c.session.InitializeParams() == nil {
 			n++
 		}
 	}
@@ -297,7 +307,7 @@ func (a *sessionActivity) unborn(pending map[*creation]bool) int {
 
 // evict picks, among the live sessions, the one with no request in flight whose last request
 // is the oldest, and marks it so that it admits no more requests; nil when every session is
-// busy. A session that has not received its first request yet (being created) is never
+// busy. A session not initialized yet (being created, or a probe about to close) is never
 // picked. It forgets the sessions that are no longer live.
 func (a *sessionActivity) evict(live []*mcp.ServerSession) *mcp.ServerSession {
 	a.mu.Lock()
@@ -308,7 +318,7 @@ func (a *sessionActivity) evict(live []*mcp.ServerSession) *mcp.ServerSession {
 	for _, ss := range live {
 		seen[ss] = true
 		s := a.of[ss]
-		if s == nil || s.evicted || s.inFlight > 0 {
+		if s == nil || s.evicted || s.inFlight > 0 || ss.InitializeParams() == nil {
 			continue
 		}
 		if oldest == nil || s.last < oldest.last {
