@@ -189,8 +189,11 @@ func opensSession(r *http.Request) bool {
 func (h *HTTPHandler) admit() (*creation, bool) {
 	h.limitMu.Lock()
 	defer h.limitMu.Unlock()
-	live := slices.Collect(h.srv.Sessions())
-	if h.active.count(live, h.pending) >= h.max {
+	for {
+		live := slices.Collect(h.srv.Sessions())
+		if h.active.count(live, h.pending) < h.max {
+			break
+		}
 		idle := h.active.evict(live)
 		if idle == nil {
 			return nil, false
