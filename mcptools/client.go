@@ -115,8 +115,9 @@ type Server struct {
 	mu    sync.Mutex
 	tools []registry.Tool
 
-	images  sync.Map // registry.Token → []registry.Content of a successful call with images
-	nextRef atomic.Uint64
+	images   sync.Map // registry.Token → []registry.Content of a successful call with images
+	progress sync.Map // progress token → func(*mcp.ProgressNotificationParams) of a call in flight
+	nextRef  atomic.Uint64
 
 	changed chan struct{}
 	done    chan struct{}
@@ -196,6 +197,7 @@ func Connect(ctx context.Context, src Source) (*Server, error) {
 			default: // a refresh is already due
 			}
 		},
+		ProgressNotificationHandler: s.progressed,
 	})
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
@@ -401,6 +403,13 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name, quali
 		s.raw.want(ref)
 	}
 	params.Meta = InjectTraceContext(ctx, params.Meta)
+	// A run whose client asked for progress passes on the progress the tool reports.
+	if sink, ok := ctx.Value(upstreamProgressKey{}).(upstreamProgress); ok {
+		token := "runcode-" + ref
+		s.progress.Store(token, func(p *mcp.ProgressNotificationParams) { sink(qualified, p) })
+		defer s.progress.Delete(token)
+		params.SetProgressToken(token)
+	}
 	res, err := s.session.CallTool(ctx, params)
 	var raw []byte
 	if s.raw != nil {
@@ -442,6 +451,21 @@ func (s *Server) call(ctx context.Context, inv *registry.Invocation, name, quali
 		s.images.Store(inv.Token, out.content)
 	}
 	return out.value, nil
+}
+
+// progressed passes a progress notification of the server on to the run whose call it is
+// about (by its token); others are ignored. The message is redacted as results are.
+func (s *Server) progressed(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	if req.Params == nil {
+		return
+	}
+	f, ok := s.progress.Load(req.Params.ProgressToken)
+	if !ok {
+		return
+	}
+	p := *req.Params
+	p.Message = s.secrets.text(p.Message)
+	f.(func(*mcp.ProgressNotificationParams))(&p)
 }
 
 // finalize puts an image-bearing call's MCP content in place of the rendered value.

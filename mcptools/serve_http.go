@@ -1,16 +1,18 @@
 package mcptools
 
 // The server side over streamable HTTP: the SDK's handler behind authentication, cross-origin
-// protection and a session cap.
+// protection and a session cap that evicts the longest-idle session.
 
 import (
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -26,9 +28,11 @@ type HTTPOptions struct {
 	Token string
 	// SessionTimeout ends an MCP session that has had no request for this long (zero: never).
 	SessionTimeout time.Duration
-	// MaxSessions caps the live MCP sessions (zero: no cap). A request that would start a session
-	// over the cap gets 503 with a message saying so; sessions end by DELETE, by SessionTimeout
-	// or with the server.
+	// MaxSessions caps the live MCP sessions (zero: no cap). At the cap, a request that starts a
+	// session first ends the session idle the longest (no request in flight, the oldest last
+	// request); only when every session has a request in flight does it get 503 with a message
+	// saying so. A client whose session was ended (evicted, timed out) gets 404 on its session
+	// id and must start a new session (initialize again), as the MCP specification says.
 	MaxSessions int
 	// MaxMessageBytes caps one request body (zero: DefaultMaxMessageBytes); a larger one gets
 	// 413.
@@ -63,13 +67,15 @@ type HTTPHandler struct {
 	token   [sha256.Size]byte
 	auth    bool
 	max     int
-	limitMu sync.Mutex  // serializes admission of new sessions
-	pending int         // session-creating requests admitted and not finished (guarded by limitMu)
-	posts   idleCounter // POST requests in flight (each carries a message and, for a call, its answer)
+	limitMu sync.Mutex         // serializes admission of new sessions
+	pending map[*creation]bool // session-creating requests admitted and not finished (guarded by limitMu)
+	posts   idleCounter        // POST requests in flight (each carries a message and, for a call, its answer)
+	active  *sessionActivity   // the sessions' requests, for eviction at the cap (nil: no cap)
 }
 
 // NewHTTPHandler returns the handler of srv; srv must serve only this handler's sessions, as
-// the cap counts srv's sessions.
+// the cap counts srv's sessions. With a cap, it adds a receiving middleware to srv that tracks
+// each session's requests (which sessions are idle, and since when).
 func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 	maxBody := opts.MaxMessageBytes
 	if maxBody <= 0 {
@@ -84,6 +90,11 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		MaxRequestBodyBytes: maxBody,
 	})
 	h := &HTTPHandler{srv: srv, max: opts.MaxSessions}
+	if h.max > 0 {
+		h.pending = map[*creation]bool{}
+		h.active = &sessionActivity{of: map[*mcp.ServerSession]*activity{}}
+		srv.AddReceivingMiddleware(h.active.middleware)
+	}
 	if opts.Token != "" {
 		h.auth, h.token = true, sha256.Sum256([]byte(opts.Token))
 	}
@@ -96,11 +107,13 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 			return
 		}
 		if opensSession(r) && h.max > 0 {
-			if !h.admit() {
-				http.Error(w, fmt.Sprintf("Service Unavailable: the server has reached its maximum of %d live MCP sessions; end a session (DELETE) or retry later", h.max), http.StatusServiceUnavailable)
+			c, ok := h.admit()
+			if !ok {
+				http.Error(w, fmt.Sprintf("Service Unavailable: the server has reached its maximum of %d live MCP sessions and every one has a request in flight; retry later", h.max), http.StatusServiceUnavailable)
 				return
 			}
-			defer h.admitted()
+			defer h.admitted(c)
+			r = r.WithContext(context.WithValue(r.Context(), creationKey{}, c))
 		}
 		if r.Method == http.MethodPost {
 			h.posts.add()
@@ -177,23 +190,161 @@ func opensSession(r *http.Request) bool {
 	return r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == ""
 }
 
-// admit admits a session-creating request when the live sessions plus those being created are
-// under the cap. A request's session counts twice while the request runs, so concurrent
-// creations near the cap may be refused early, never admitted over it.
-func (h *HTTPHandler) admit() bool {
+// admit admits a session-creating request when the initialized sessions plus those being
+// created are under the cap, ending the longest-idle session to make room when they are not.
+// A session whose creating request did not initialize it (a probe such as the Go SDK client's
+// discover request) does not count: the SDK closes it when that request ends.
+func (h *HTTPHandler) admit() (*creation, bool) {
 	h.limitMu.Lock()
 	defer h.limitMu.Unlock()
-	if h.LiveSessions()+h.pending >= h.max {
+	for {
+		live := slices.Collect(h.srv.Sessions())
+		if h.active.count(live, h.pending) < h.max {
+			break
+		}
+		idle := h.active.evict(live)
+		if idle == nil {
+			return nil, false
+		}
+		// Close returns once the session is gone from the server and from the SDK's handler
+		// (its id gets 404); it has no request in flight to wait for, and gets no new one.
+		idle.Close()
+	}
+	c := &creation{}
+	h.pending[c] = true
+	return c, true
+}
+
+func (h *HTTPHandler) admitted(c *creation) {
+	h.limitMu.Lock()
+	delete(h.pending, c)
+	h.limitMu.Unlock()
+}
+
+// creation is one admitted session-creating request; its context carries it (creationKey)
+// to the middleware, which records the session once created so that the session is not
+// counted twice, as live and as being created.
+type creation struct {
+	session *mcp.ServerSession // guarded by sessionActivity.mu
+}
+
+type creationKey struct{}
+
+// errSessionEvicted answers a request that reaches a session as it is being evicted.
+var errSessionEvicted = errors.New("this MCP session was ended to make room for a new one (the server's session cap); start a new session")
+
+// sessionActivity tracks the requests of each MCP session: how many are in flight, and when
+// the last one started or ended, so that a new session at the cap can take the place of the
+// session idle the longest.
+type sessionActivity struct {
+	mu    sync.Mutex
+	clock uint64 // advances at every request's start and end: orders the sessions' activity
+	of    map[*mcp.ServerSession]*activity
+}
+
+// activity is one session's.
+type activity struct {
+	inFlight int
+	last     uint64 // the clock at the last request's start or end
+	evicted  bool   // chosen for eviction: admits no more requests
+}
+
+// middleware is a receiving middleware (every request and notification of every session).
+func (a *sessionActivity) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if !ok {
+			return next(ctx, method, req)
+		}
+		if !a.begin(ctx, ss) {
+			return nil, errSessionEvicted
+		}
+		defer a.end(ss)
+		return next(ctx, method, req)
+	}
+}
+
+// begin records the start of a request of ss; it reports false when ss is being evicted.
+// The first request of a session (initialize) carries the creation that admitted it.
+func (a *sessionActivity) begin(ctx context.Context, ss *mcp.ServerSession) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c, ok := ctx.Value(creationKey{}).(*creation); ok && c.session == nil {
+		c.session = ss
+	}
+	s := a.of[ss]
+	if s == nil {
+		s = &activity{}
+		a.of[ss] = s
+	}
+	if s.evicted {
 		return false
 	}
-	h.pending++
+	a.clock++
+	s.inFlight++
+	s.last = a.clock
 	return true
 }
 
-func (h *HTTPHandler) admitted() {
-	h.limitMu.Lock()
-	h.pending--
-	h.limitMu.Unlock()
+func (a *sessionActivity) end(ss *mcp.ServerSession) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.clock++
+	s := a.of[ss]
+	s.inFlight--
+	s.last = a.clock
+}
+
+// count counts the sessions held against the cap: the initialized live sessions, and the
+// admitted creations whose session does not exist yet or is still answering its first request.
+func (a *sessionActivity) count(live []*mcp.ServerSession, pending map[*creation]bool) int {
+	n := 0
+	for _, ss := range live {
+		if ss.InitializeParams() != nil {
+			n++
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for c := range pending {
+		if c.session == nil {
+			n++
+		} else if s := a.of[c.session]; s != nil && s.inFlight > 0 && c.session.InitializeParams() == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// evict picks, among the live sessions, the one with no request in flight whose last request
+// is the oldest, and marks it so that it admits no more requests; nil when every session is
+// busy. A session not initialized yet (being created, or a probe about to close) is never
+// picked. It forgets the sessions that are no longer live.
+func (a *sessionActivity) evict(live []*mcp.ServerSession) *mcp.ServerSession {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var idle *mcp.ServerSession
+	var oldest *activity
+	seen := make(map[*mcp.ServerSession]bool, len(live))
+	for _, ss := range live {
+		seen[ss] = true
+		s := a.of[ss]
+		if s == nil || s.evicted || s.inFlight > 0 || ss.InitializeParams() == nil {
+			continue
+		}
+		if oldest == nil || s.last < oldest.last {
+			idle, oldest = ss, s
+		}
+	}
+	for ss := range a.of {
+		if !seen[ss] {
+			delete(a.of, ss)
+		}
+	}
+	if oldest != nil {
+		oldest.evicted = true
+	}
+	return idle
 }
 
 // refuseInexactID answers a POST whose message has a number id the SDK would answer under

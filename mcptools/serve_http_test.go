@@ -201,27 +201,99 @@ func TestHTTPHandlerExpiresIdleSessions(t *testing.T) {
 	}
 }
 
-// Over MaxSessions, a new session gets 503 with a message; ending one (DELETE) makes room.
-func TestHTTPHandlerCapsSessions(t *testing.T) {
-	h, url := serveHTTPHandler(t, mcptools.HTTPOptions{MaxSessions: 3})
-	ids := []string{openSession(t, url, nil), openSession(t, url, nil), openSession(t, url, nil)}
+// connectHTTP connects the SDK's client to url; the session closes when the test ends.
+func connectHTTP(t *testing.T, url string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// runUntilAborted starts a run_code call on cs that waits until it is aborted and returns once
+// the run is in flight; when the test ends, gate (the server's) aborts it.
+func runUntilAborted(t *testing.T, f *srvFixture, gate *mcptools.RunGate, cs *mcp.ClientSession) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srvCallRunCode(context.Background(), cs, `return await tools.wait({ millis: 0 });`)
+	}()
+	t.Cleanup(func() {
+		// (A client's cancellation does not reach the server over HTTP; the gate's abort does.)
+		expired, cancel := context.WithCancel(context.Background())
+		cancel()
+		gate.Drain(expired)
+		<-done
+	})
+	select {
+	case <-f.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run did not start")
+	}
+}
+
+// At MaxSessions, a new session takes the place of the session idle the longest (whose id then
+// gets 404, as after a timeout): idle sessions never lock new clients out. A session with a
+// call in flight is never the one ended, however long ago it was opened.
+func TestHTTPHandlerEvictsTheLongestIdleSession(t *testing.T) {
+	f := newSrvFixture(t)
+	gate := mcptools.NewRunGate()
+	h, url := serveFixture(t, f, gate, mcptools.HTTPOptions{MaxSessions: 3})
+	busy := connectHTTP(t, url)
+	runUntilAborted(t, f, gate, busy)
+	a, b := openSession(t, url, nil), openSession(t, url, nil)
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	if resp, _ := post(t, url, list, sessionHeader(a)); resp.StatusCode != http.StatusOK {
+		t.Fatalf("tools/list: %s", resp.Status)
+	}
+	// b is now the longest idle: busy is older but has a call in flight, a was used after b.
+	c := openSession(t, url, nil)
+	if resp, body := post(t, url, list, sessionHeader(b)); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the evicted session: %s %q, want 404", resp.Status, body)
+	}
+	for _, id := range []string{a, c} {
+		if resp, _ := post(t, url, list, sessionHeader(id)); resp.StatusCode != http.StatusOK {
+			t.Fatalf("a session that was not evicted: %s", resp.Status)
+		}
+	}
+	if got := h.LiveSessions(); got != 3 {
+		t.Fatalf("%d live sessions, want 3", got)
+	}
+	// c was used after a: a goes next; the run in flight goes on.
+	openSession(t, url, nil)
+	if resp, _ := post(t, url, list, sessionHeader(a)); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("the second evicted session: %s, want 404", resp.Status)
+	}
+	if err := busy.Ping(t.Context(), nil); err != nil {
+		t.Fatalf("the busy session: %v", err)
+	}
+}
+
+// When every session has a call in flight, a new session over MaxSessions gets 503 with a
+// message saying so.
+func TestHTTPHandlerRefusesANewSessionWhenEveryOneIsBusy(t *testing.T) {
+	f := newSrvFixture(t)
+	gate := mcptools.NewRunGate()
+	h, url := serveFixture(t, f, gate, mcptools.HTTPOptions{MaxSessions: 2})
+	first, second := connectHTTP(t, url), connectHTTP(t, url)
+	// A session just created counts once, not also as being created: the second did not
+	// evict the first.
+	if err := first.Ping(t.Context(), nil); err != nil {
+		t.Fatalf("the first session: %v", err)
+	}
+	runUntilAborted(t, f, gate, first)
+	runUntilAborted(t, f, gate, second)
 	resp, body := post(t, url, initializeBody, nil)
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 3 live MCP sessions") {
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 2 live MCP sessions") || !strings.Contains(body, "in flight") {
 		t.Fatalf("a session over the cap: %s %q", resp.Status, body)
 	}
-	// Existing sessions still work.
-	if resp, _ := post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, sessionHeader(ids[2])); resp.StatusCode != http.StatusOK {
-		t.Fatalf("a session under the cap: %s", resp.Status)
-	}
-	req, _ := http.NewRequest(http.MethodDelete, url, nil)
-	req.Header.Set("Mcp-Session-Id", ids[0])
-	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusNoContent {
-		t.Fatalf("DELETE: %v %v", resp, err)
-	}
 	if got := h.LiveSessions(); got != 2 {
-		t.Fatalf("%d live sessions after a DELETE", got)
+		t.Fatalf("%d live sessions, want 2", got)
 	}
-	openSession(t, url, nil)
 }
 
 // A request body over MaxMessageBytes gets 413; the default is far above the SDK's 4 MiB, so a

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,7 +53,9 @@ type ServerOptions struct {
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
 // have codemode installed and present code or both for the scope).
 //
-// The MCP tool takes run_code's parameters (code, description); its description is run_code's
+// The MCP tool, titled RunCodeTitle, is annotated as neither read-only nor idempotent, possibly
+// destructive and open-world (a program may call any tool, to any effect). It takes run_code's
+// parameters (code, description); its description is run_code's
 // followed by the SDK section of the scope's tools (codemode.Sections), taken when NewServer is
 // called. Each call is one reg.Execute of run_code with a call id unique to the server
 // ("mcp-1", "mcp-2", …) and the request's context, so a client's cancellation stops the
@@ -102,14 +105,28 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	}
 	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun}
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
+	destructive, openWorld := true, true
 	srv.AddTool(&mcp.Tool{
-		Name:         registry.ReservedName,
-		Description:  description,
+		Name:        registry.ReservedName,
+		Title:       RunCodeTitle,
+		Description: description,
+		// A program may call any of the tools, write through them and reach what they reach;
+		// nothing vouches for less, so the hints say so (the MCP defaults, spelled out).
+		Annotations: &mcp.ToolAnnotations{
+			Title:           RunCodeTitle,
+			ReadOnlyHint:    false,
+			DestructiveHint: &destructive,
+			IdempotentHint:  false,
+			OpenWorldHint:   &openWorld,
+		},
 		InputSchema:  json.RawMessage(jsonv.AppendJSON(nil, params)),
 		OutputSchema: json.RawMessage(OutputSchema),
 	}, h.call)
 	return srv, nil
 }
+
+// RunCodeTitle is the human-readable title of the served run_code tool.
+const RunCodeTitle = "Run code"
 
 // runHandler serves the run_code tool of one server.
 type runHandler struct {
@@ -169,6 +186,7 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 		p := &progress{session: req.Session, token: token, callID: rep.CallID, start: time.Now(), kick: make(chan struct{}, 1)}
 		remove := h.reg.OnResult(p.observe)
+		ctx = context.WithValue(ctx, upstreamProgressKey{}, upstreamProgress(p.forward))
 		runCtx, stop := context.WithCancel(ctx)
 		var wg sync.WaitGroup
 		wg.Go(func() { p.report(runCtx, h.interval) })
@@ -247,10 +265,41 @@ type progress struct {
 	start   time.Time
 	kick    chan struct{} // a sub-call settled since the last report (capacity 1)
 
-	mu      sync.Mutex
-	settled int    // sub-calls settled so far
-	failed  int    // of which failed
-	last    string // the name of the last settled sub-call
+	mu       sync.Mutex
+	settled  int    // sub-calls settled so far
+	failed   int    // of which failed
+	last     string // the name of the last settled sub-call
+	upstream string // the latest progress of an upstream MCP tool not reported yet
+}
+
+// upstreamProgress receives the progress notifications of an upstream MCP tool (its qualified
+// name) that a run calls; a run's context carries it (upstreamProgressKey) when its client
+// asked for progress, and the MCP client half (Server.call) asks the upstream server for
+// progress only then.
+type upstreamProgress func(tool string, p *mcp.ProgressNotificationParams)
+
+type upstreamProgressKey struct{}
+
+// forward is the run's upstreamProgress: the next notification passes on the tool's progress
+// in its message ("tool: message (progress/total)"); the run's progress value stays the
+// elapsed time, so it still increases. Progress reported faster than the client reads is
+// coalesced to the latest.
+func (p *progress) forward(tool string, up *mcp.ProgressNotificationParams) {
+	amount := strconv.FormatFloat(up.Progress, 'g', -1, 64)
+	if up.Total > 0 {
+		amount += "/" + strconv.FormatFloat(up.Total, 'g', -1, 64)
+	}
+	msg := tool + ": " + amount
+	if up.Message != "" {
+		msg = tool + ": " + up.Message + " (" + amount + ")"
+	}
+	p.mu.Lock()
+	p.upstream = msg
+	p.mu.Unlock()
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
 }
 
 // observe is a registry result observer: it counts the sub-calls of the call and wakes the
@@ -301,9 +350,14 @@ func (p *progress) report(ctx context.Context, interval time.Duration) {
 	}
 }
 
+// message is the next notification's: the pending upstream progress, else the run's own.
 func (p *progress) message(elapsed time.Duration) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if msg := p.upstream; msg != "" {
+		p.upstream = ""
+		return msg
+	}
 	msg := fmt.Sprintf("%s running for %s", registry.ReservedName, elapsed.Round(100*time.Millisecond))
 	if p.settled > 0 {
 		msg += fmt.Sprintf("; %d sub-call(s) settled", p.settled)

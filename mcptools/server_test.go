@@ -187,6 +187,28 @@ func TestServerListsOnlyRunCodeWithTheSDK(t *testing.T) {
 	}
 }
 
+// run_code has a title and honest annotations: it is not read-only, may be destructive, is not
+// idempotent and reaches an open world (the tools a program calls do).
+func TestServerRunCodeHasATitleAndAnnotations(t *testing.T) {
+	f := newSrvFixture(t)
+	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := res.Tools[0]
+	if tool.Title != "Run code" {
+		t.Errorf("title = %q, want %q", tool.Title, "Run code")
+	}
+	a := tool.Annotations
+	if a == nil {
+		t.Fatal("no annotations")
+	}
+	if a.Title != "Run code" || a.ReadOnlyHint || a.IdempotentHint || a.DestructiveHint == nil || !*a.DestructiveHint || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+		t.Errorf("annotations = %+v (destructive %v, open world %v)", a, a.DestructiveHint, a.OpenWorldHint)
+	}
+}
+
 func TestServerCompactSDKAboveTheThreshold(t *testing.T) {
 	f := newSrvFixture(t)
 	cs := srvConnect(t, f.reg, mcptools.ServerOptions{CompactAbove: 10}, nil)
@@ -399,5 +421,67 @@ func TestNewServerRequiresRunCode(t *testing.T) {
 	}
 	if _, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{}); err == nil || !strings.Contains(err.Error(), "native") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The progress an upstream MCP tool reports while a program calls it reaches the client of
+// run_code as progress of its call, the message naming the tool; the upstream call carries a
+// progress token only when the client's call did.
+func TestServerForwardsUpstreamProgress(t *testing.T) {
+	tokens := make(chan any, 2)
+	up := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "v0"}, nil)
+	mcp.AddTool(up, &mcp.Tool{Name: "steps", Description: "Report progress, then finish."},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			token := req.Params.GetProgressToken()
+			tokens <- token
+			if token != nil {
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 2, Message: "fetching"})
+				time.Sleep(300 * time.Millisecond) // the run goes on while the client is told
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+		})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	server, err := mcptools.Connect(ctx, mcptools.Source{URL: serveStreamable(t, up), Name: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	reg := registry.New()
+	if _, err := reg.Register(server.Tools()...); err != nil {
+		t.Fatal(err)
+	}
+	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{})
+	got := make(chan *mcp.ProgressNotificationParams, 10)
+	cs := srvConnect(t, reg, mcptools.ServerOptions{ProgressInterval: -1}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params },
+	})
+	params := &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "steps", "code": `return await tools.steps({});`}}
+	params.SetProgressToken("tok-up")
+	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+		t.Fatalf("%v %v", res, err)
+	}
+	if token := <-tokens; token == nil {
+		t.Fatal("the upstream call carried no progress token")
+	}
+	// The notification precedes the result on the wire; the handler may still be running it.
+	var msgs []string
+	for forwarded := false; !forwarded; {
+		select {
+		case p := <-got:
+			if p.ProgressToken != "tok-up" {
+				t.Fatalf("token %v", p.ProgressToken)
+			}
+			msgs = append(msgs, p.Message)
+			forwarded = p.Message == "steps: fetching (1/2)"
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no forwarded progress; messages %q", msgs)
+		}
+	}
+	if res, err := srvCallRunCode(ctx, cs, `return await tools.steps({});`); err != nil || res.IsError {
+		t.Fatalf("%v %v", res, err)
+	}
+	if token := <-tokens; token != nil {
+		t.Fatalf("without a client token, the upstream call carried %v", token)
 	}
 }

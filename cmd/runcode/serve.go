@@ -59,7 +59,7 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.tokenFile, "auth-token-file", "", "--http: require Authorization: Bearer <the token in `FILE`> on "+httpPath+" (default: $"+authTokenEnv+" when set)")
 	fs.BoolVar(&s.insecureNoAuth, "insecure-no-auth", false, "--http: serve a non-loopback address without a token (anyone who reaches it can run programs)")
 	fs.DurationVar(&s.sessionTimeout, "session-timeout", s.sessionTimeout, "--http: end MCP sessions idle for this long (0: never)")
-	fs.IntVar(&s.maxSessions, "max-sessions", s.maxSessions, "--http: the most live MCP sessions; a new one over the cap gets 503 (0: no cap)")
+	fs.IntVar(&s.maxSessions, "max-sessions", s.maxSessions, "--http: the most live MCP sessions; a new one at the cap ends the session idle the longest, or gets 503 when every session has a request in flight (0: no cap)")
 	s.registerStateless(fs)
 	fs.DurationVar(&s.drainTimeout, "drain-timeout", s.drainTimeout, "on SIGINT/SIGTERM, how long runs in flight may finish before they are aborted (a run still going 2s after its abort is abandoned, and serve exits 1)")
 }

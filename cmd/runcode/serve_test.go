@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -73,6 +74,11 @@ func TestServeStdio(t *testing.T) {
 // client to it (bounded by ctx). Closing the client ends serve's stdin; exit then receives
 // serve's exit status.
 func connectServeStdio(ctx context.Context, args ...string) (cs *mcp.ClientSession, exit <-chan int, stderr *lockedBuffer, err error) {
+	return connectServeStdioWith(ctx, nil, args...)
+}
+
+// connectServeStdioWith is connectServeStdio with the client's options.
+func connectServeStdioWith(ctx context.Context, copts *mcp.ClientOptions, args ...string) (cs *mcp.ClientSession, exit <-chan int, stderr *lockedBuffer, err error) {
 	inR, inW := io.Pipe()   // client → serve's stdin
 	outR, outW := io.Pipe() // serve's stdout → client
 	stderr = &lockedBuffer{}
@@ -82,7 +88,7 @@ func connectServeStdio(ctx context.Context, args ...string) (cs *mcp.ClientSessi
 		outW.Close()
 		exited <- code
 	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, copts)
 	cs, err = client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	return cs, exited, stderr, err
 }
@@ -106,6 +112,78 @@ func testServeStdio(t *testing.T, flags ...string) {
 	}
 	if !strings.Contains(stderr.String(), "serving run_code") {
 		t.Fatalf("stderr = %q", stderr.String())
+	}
+}
+
+// A tool from an upstream MCP server that reports progress (server-everything's
+// trigger-long-running-operation) has its progress passed on to a client that asked for progress
+// on its run_code call: notifications on the client's token, the message naming the tool, the
+// progress still increasing.
+func TestServeForwardsUpstreamProgress(t *testing.T) {
+	needMCP(t, "mcp-server-everything")
+	for _, isolation := range []string{"inprocess", "process"} {
+		t.Run(isolation, func(t *testing.T) {
+			var mu sync.Mutex
+			var got []*mcp.ProgressNotificationParams
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cs, exit, stderr, err := connectServeStdioWith(ctx, &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+					mu.Lock()
+					defer mu.Unlock()
+					got = append(got, req.Params)
+				},
+			}, "--isolation", isolation, "--mcp", "mcp-server-everything")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				cs.Close()
+				<-exit
+			}()
+			params := &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{
+				"description": "a long operation",
+				"code":        `return await tools["trigger-long-running-operation"]({ duration: 1, steps: 4 });`,
+			}}
+			params.SetProgressToken("run-1")
+			res, err := cs.CallTool(ctx, params)
+			if err != nil {
+				t.Fatalf("%v; stderr:\n%s", err, stderr.String())
+			}
+			if res.IsError {
+				t.Fatalf("the run failed: %+v", res.Content)
+			}
+			step := regexp.MustCompile(`^trigger-long-running-operation: [1-4]/4$`)
+			forwarded := func() (n int) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, p := range got {
+					if step.MatchString(p.Message) {
+						n++
+					}
+				}
+				return n
+			}
+			// Notifications precede the result on the wire; the handler may still run them.
+			for deadline := time.Now().Add(2 * time.Second); forwarded() < 2 && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			n := forwarded()
+			mu.Lock()
+			defer mu.Unlock()
+			if n < 2 {
+				t.Fatalf("%d forwarded progress notifications, want at least 2 of the 4 steps: %+v", n, got)
+			}
+			for i, p := range got {
+				t.Logf("progress %v: %q", p.Progress, p.Message)
+				if p.ProgressToken != "run-1" {
+					t.Errorf("notification %d has token %v", i, p.ProgressToken)
+				}
+				if i > 0 && p.Progress <= got[i-1].Progress {
+					t.Errorf("progress does not increase: %v then %v", got[i-1].Progress, p.Progress)
+				}
+			}
+		})
 	}
 }
 
@@ -311,25 +389,52 @@ func TestServeHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
 	}
 }
 
-// --max-sessions refuses a session over the cap with 503; --session-timeout ends idle ones,
-// which makes room again.
+// --max-sessions: a new session over the cap ends the session idle the longest, whose id then
+// gets 404 (idle sessions do not lock new clients out); --session-timeout ends idle sessions,
+// whose ids get 404 too.
 func TestServeHTTPSessionLimits(t *testing.T) {
 	endpoint := startServeHTTP(t, "--max-sessions", "1", "--session-timeout", "500ms", "--workspace", t.TempDir())
-	if code, id, body := postInitialize(t, endpoint, ""); code != http.StatusOK || id == "" {
+	code, first, body := postInitialize(t, endpoint, "")
+	if code != http.StatusOK || first == "" {
 		t.Fatalf("first session: %d %q", code, body)
 	}
-	if code, _, body := postInitialize(t, endpoint, ""); code != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 1 live MCP sessions") {
-		t.Fatalf("second session: %d %q", code, body)
+	code, second, body := postInitialize(t, endpoint, "")
+	if code != http.StatusOK || second == "" {
+		t.Fatalf("second session at the cap: %d %q", code, body)
+	}
+	if got := postPing(t, endpoint, first); got != http.StatusNotFound {
+		t.Fatalf("the evicted session: %d, want 404", got)
+	}
+	if got := postPing(t, endpoint, second); got != http.StatusOK {
+		t.Fatalf("the new session: %d", got)
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		code, _, body := postInitialize(t, endpoint, "")
-		if code == http.StatusOK {
+		got := postPing(t, endpoint, second)
+		if got == http.StatusNotFound {
 			break
 		}
-		if code != http.StatusServiceUnavailable || time.Now().After(deadline) {
-			t.Fatalf("after the idle timeout: %d %q", code, body)
+		if got != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("after the idle timeout: %d", got)
 		}
+		time.Sleep(time.Second) // idle for longer than the timeout
 	}
+}
+
+// postPing sends a ping on a session and returns the status.
+func postPing(t *testing.T, endpoint, session string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }
 
 // postCall sends a run_code tools/call on a session and returns the whole response body.
@@ -408,5 +513,91 @@ func postInitialized(t *testing.T, endpoint, session string) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("notifications/initialized: %s", resp.Status)
+	}
+}
+
+// officialMCPSDK returns node and the directory of the official TypeScript MCP SDK package
+// (@modelcontextprotocol/sdk), or skips the test (fails it when RUNCODE_REQUIRE_MCP_SDK is set).
+// It looks at $RUNCODE_MCP_SDK (an npm prefix holding node_modules/@modelcontextprotocol/sdk, or
+// the package directory), then at the global npm packages.
+func officialMCPSDK(t *testing.T) (node, dir string) {
+	t.Helper()
+	missing := func(why string) {
+		t.Helper()
+		if os.Getenv("RUNCODE_REQUIRE_MCP_SDK") != "" {
+			t.Fatalf("%s (RUNCODE_REQUIRE_MCP_SDK is set)", why)
+		}
+		t.Skip(why)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node not on PATH")
+	}
+	var candidates []string
+	if d := os.Getenv("RUNCODE_MCP_SDK"); d != "" {
+		candidates = append(candidates, filepath.Join(d, "node_modules", "@modelcontextprotocol", "sdk"), d)
+	}
+	if out, err := exec.Command("npm", "root", "-g").Output(); err == nil {
+		candidates = append(candidates, filepath.Join(strings.TrimSpace(string(out)), "@modelcontextprotocol", "sdk"))
+	}
+	for _, c := range candidates {
+		data, err := os.ReadFile(filepath.Join(c, "package.json"))
+		var pkg struct{ Name string }
+		if err == nil && json.Unmarshal(data, &pkg) == nil && pkg.Name == "@modelcontextprotocol/sdk" {
+			return node, c
+		}
+	}
+	missing("@modelcontextprotocol/sdk not found: npm i --prefix DIR @modelcontextprotocol/sdk and set RUNCODE_MCP_SDK=DIR (.ci/run does)")
+	return "", ""
+}
+
+// The official TypeScript client, once its session ended (--session-timeout, or evicted at
+// --max-sessions by a newer client), gets 404 "session not found" on every call and does not
+// start a new session by itself; closing it and connecting it to a new transport (what the
+// README tells client code to do) starts a new session and the call succeeds.
+func TestServeHTTPOfficialClientAfterSessionEnds(t *testing.T) {
+	node, sdk := officialMCPSDK(t)
+	for _, c := range []struct {
+		name   string
+		flags  []string
+		waitMs string
+	}{
+		{"timeout", []string{"--session-timeout", "1s"}, "1500"},
+		{"evicted", []string{"--max-sessions", "1"}, "0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			endpoint := startServeHTTP(t, append(c.flags, "--workspace", t.TempDir())...)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			out, err := exec.CommandContext(ctx, node, filepath.Join("testdata", "tsclient.cjs"), sdk, endpoint, c.waitMs).CombinedOutput()
+			if err != nil {
+				t.Fatalf("the client: %v\n%s", err, out)
+			}
+			type step struct {
+				Step string
+				OK   bool
+				Code int
+				Text string
+			}
+			steps := map[string]step{}
+			for line := range strings.Lines(string(out)) {
+				var s step
+				if err := json.Unmarshal([]byte(line), &s); err != nil {
+					t.Fatalf("the client printed %q: %v\n%s", line, err, out)
+				}
+				steps[s.Step] = s
+			}
+			if s := steps["first"]; !s.OK || s.Text != "2" {
+				t.Errorf("the first call: %+v", s)
+			}
+			for _, step := range []string{"stale", "again"} {
+				if s := steps[step]; s.OK || s.Code != http.StatusNotFound {
+					t.Errorf("the %s call on the ended session: %+v, want 404", step, s)
+				}
+			}
+			if s := steps["recovered"]; !s.OK || s.Text != "8" {
+				t.Errorf("the call after reconnecting: %+v\n%s", s, out)
+			}
+		})
 	}
 }
