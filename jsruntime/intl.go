@@ -1,0 +1,361 @@
+package jsruntime
+
+import (
+	"errors"
+	"math"
+	"math/big"
+
+	"github.com/dop251/goja"
+
+	"github.com/runcode-dev/runcode/jsruntime/internal/intl"
+)
+
+// maxLocales caps the locale list a program may pass to an Intl constructor: the list is read
+// in one native step.
+const maxLocales = 1000
+
+// intlRealm is the Intl state of one realm: the Go side of every Intl object the program made,
+// found by the object (the map lives as long as the realm, which serves one run).
+type intlRealm struct {
+	rl    *realm
+	state map[*goja.Object]any
+	// valueOf are Number.prototype.valueOf, BigInt.prototype.valueOf and
+	// Date.prototype.getTime, captured before the program runs (thisNumberValue, thisTimeValue).
+	numberValue, bigintValue, timeValue goja.Callable
+	numberFormatProto                   *goja.Object
+}
+
+// installIntl installs the Intl namespace and replaces the built-ins that format by locale
+// (Number.prototype.toLocaleString and the others) with ones that go through it.
+func (rl *realm) installIntl() error {
+	vm := rl.vm
+	global := vm.GlobalObject()
+	ir := &intlRealm{rl: rl, state: map[*goja.Object]any{}}
+	fn := func(ctor, name string) goja.Callable {
+		f, _ := goja.AssertFunction(global.Get(ctor).(*goja.Object).Get("prototype").(*goja.Object).Get(name))
+		return f
+	}
+	ir.numberValue, ir.bigintValue, ir.timeValue = fn("Number", "valueOf"), fn("BigInt", "valueOf"), fn("Date", "getTime")
+	if ir.numberValue == nil || ir.bigintValue == nil || ir.timeValue == nil {
+		return errors.New("jsruntime: Number, BigInt or Date prototype methods are missing")
+	}
+	ns := vm.NewObject()
+	_ = ns.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Intl"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	ir.method(ns, "getCanonicalLocales", 1, func(call goja.FunctionCall) goja.Value {
+		tags, err := intl.CanonicalizeLocaleList(ir.localeList(call.Argument(0)))
+		ir.check(err)
+		return ir.stringArray(tags)
+	})
+	ir.method(ns, "supportedValuesOf", 1, func(call goja.FunctionCall) goja.Value {
+		panic(rl.rangeError("Intl.supportedValuesOf is not supported by this runtime"))
+	})
+	ir.installNumberFormat(ns)
+	if err := global.DefineDataProperty("Intl", ns, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	numberProto := global.Get("Number").(*goja.Object).Get("prototype").(*goja.Object)
+	ir.method(numberProto, "toLocaleString", 0, func(call goja.FunctionCall) goja.Value {
+		v, err := ir.numberValue(call.This)
+		ir.check(err)
+		nf := ir.newNumberFormat(call.Argument(0), call.Argument(1))
+		return vm.ToValue(nf.Format(intl.Float(v.ToFloat())))
+	})
+	bigintProto := global.Get("BigInt").(*goja.Object).Get("prototype").(*goja.Object)
+	ir.method(bigintProto, "toLocaleString", 0, func(call goja.FunctionCall) goja.Value {
+		v, err := ir.bigintValue(call.This)
+		ir.check(err)
+		nf := ir.newNumberFormat(call.Argument(0), call.Argument(1))
+		return vm.ToValue(nf.Format(ir.toNumber(v)))
+	})
+	return nil
+}
+
+// method defines a non-enumerable method with a name and length, as built-ins have.
+func (ir *intlRealm) method(o *goja.Object, name string, length int, f func(goja.FunctionCall) goja.Value) *goja.Object {
+	vm := ir.rl.vm
+	fo := vm.ToValue(f).(*goja.Object)
+	_ = fo.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = fo.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = o.DefineDataProperty(name, fo, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return fo
+}
+
+// constructor builds a constructor named name whose instances get state from build, with a
+// prototype whose Symbol.toStringTag is tag, installed on ns.
+func (ir *intlRealm) constructor(ns *goja.Object, name string, length int,
+	build func(locales, options goja.Value) any) (ctor, proto *goja.Object) {
+	vm := ir.rl.vm
+	proto = vm.NewObject()
+	ctor = vm.ToValue(func(call goja.ConstructorCall) *goja.Object {
+		st := build(call.Argument(0), call.Argument(1))
+		this := call.This
+		if call.NewTarget == nil {
+			// Called as a function (Intl.NumberFormat()): goja passes the receiver as this,
+			// but ECMA-402 makes a new instance.
+			this = vm.NewObject()
+			_ = this.SetPrototype(proto)
+		}
+		ir.state[this] = st
+		return this
+	}).(*goja.Object)
+	_ = proto.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Intl."+name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	_ = ctor.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = ctor.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	ir.method(ctor, "supportedLocalesOf", 1, func(call goja.FunctionCall) goja.Value {
+		ir.options(call.Argument(1))
+		tags, err := intl.SupportedLocalesOf(ir.localeList(call.Argument(0)))
+		ir.check(err)
+		return ir.stringArray(tags)
+	})
+	_ = ns.DefineDataProperty(name, ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return ctor, proto
+}
+
+// this returns the state of this for method, which must be an instance of T.
+func thisState[T any](ir *intlRealm, this goja.Value, method string) T {
+	if o, ok := this.(*goja.Object); ok {
+		if st, ok := ir.state[o].(T); ok {
+			return st
+		}
+	}
+	panic(ir.rl.vm.NewTypeError("Method " + method + " called on incompatible receiver " + this.String()))
+}
+
+// check throws err as the JavaScript error it stands for.
+func (ir *intlRealm) check(err error) {
+	if err == nil {
+		return
+	}
+	var re *intl.RangeError
+	var te *intl.TypeError
+	var ex *goja.Exception
+	switch {
+	case errors.As(err, &re):
+		panic(ir.rl.rangeError(re.Msg))
+	case errors.As(err, &te):
+		panic(ir.rl.vm.NewTypeError(te.Msg))
+	case errors.As(err, &ex):
+		panic(ex)
+	}
+	panic(ir.rl.vm.NewGoError(err))
+}
+
+func (ir *intlRealm) stringArray(s []string) goja.Value {
+	vals := make([]any, len(s))
+	for i, v := range s {
+		vals[i] = v
+	}
+	return ir.rl.vm.NewArray(vals...)
+}
+
+// localeList is CanonicalizeLocaleList's reading of the program's locales argument: undefined
+// is none, a string one, anything else an array-like of strings (or Intl.Locale-likes).
+func (ir *intlRealm) localeList(v goja.Value) []string {
+	vm := ir.rl.vm
+	if v == nil || goja.IsUndefined(v) {
+		return nil
+	}
+	if goja.IsNull(v) {
+		panic(vm.NewTypeError("Cannot convert undefined or null to object"))
+	}
+	if s, ok := v.Export().(string); ok && !isObject(v) {
+		return []string{s}
+	}
+	o := v.ToObject(vm)
+	n := o.Get("length")
+	length := 0.0
+	if n != nil {
+		length = n.ToFloat()
+	}
+	if length != length || length < 0 {
+		length = 0
+	}
+	if length > maxLocales {
+		panic(ir.rl.rangeError("Intl: a locale list of more than 1000 entries is not supported"))
+	}
+	var out []string
+	for i := 0; i < int(length); i++ {
+		e := o.Get(itoa(i))
+		if e == nil {
+			continue
+		}
+		if goja.IsUndefined(e) || goja.IsNull(e) {
+			panic(vm.NewTypeError("Intl: locale list entries must be strings or objects"))
+		}
+		if _, isStr := e.Export().(string); !isStr && !isObject(e) {
+			panic(vm.NewTypeError("Intl: locale list entries must be strings or objects"))
+		}
+		out = append(out, e.String())
+	}
+	return out
+}
+
+func itoa(i int) string { return big.NewInt(int64(i)).String() }
+
+// jsOptions reads an options object for the intl package (GetOption's conversions).
+type jsOptions struct {
+	ir *intlRealm
+	o  *goja.Object
+}
+
+func (j jsOptions) get(name string) (goja.Value, bool) {
+	v := j.o.Get(name)
+	if v == nil || goja.IsUndefined(v) {
+		return nil, false
+	}
+	return v, true
+}
+
+func (j jsOptions) String(name string) (string, bool, error) {
+	v, ok := j.get(name)
+	if !ok {
+		return "", false, nil
+	}
+	if _, sym := v.(*goja.Symbol); sym {
+		return "", false, &intl.TypeError{Msg: "Cannot convert a Symbol value to a string"}
+	}
+	return v.String(), true, nil
+}
+
+func (j jsOptions) Number(name string) (float64, bool, error) {
+	v, ok := j.get(name)
+	if !ok {
+		return 0, false, nil
+	}
+	return v.ToNumber().ToFloat(), true, nil
+}
+
+func (j jsOptions) Bool(name string) (bool, bool, error) {
+	v, ok := j.get(name)
+	if !ok {
+		return false, false, nil
+	}
+	return v.ToBoolean(), true, nil
+}
+
+func (j jsOptions) BoolOrString(name string) (bool, string, bool, bool, error) {
+	v, ok := j.get(name)
+	if !ok {
+		return false, "", false, false, nil
+	}
+	if b, isBool := v.Export().(bool); isBool {
+		return b, "", true, true, nil
+	}
+	if !v.ToBoolean() {
+		return false, "", true, true, nil
+	}
+	return false, v.String(), false, true, nil
+}
+
+// options converts an options argument: undefined is none, null a TypeError, anything else
+// ToObject.
+func (ir *intlRealm) options(v goja.Value) intl.Options {
+	if v == nil || goja.IsUndefined(v) {
+		return intl.NoOptions{}
+	}
+	if goja.IsNull(v) {
+		panic(ir.rl.vm.NewTypeError("Cannot convert undefined or null to object"))
+	}
+	return jsOptions{ir: ir, o: v.ToObject(ir.rl.vm)}
+}
+
+func (ir *intlRealm) locale(locales goja.Value) intl.Locale {
+	loc, err := intl.ResolveLocale(ir.localeList(locales))
+	ir.check(err)
+	return loc
+}
+
+// resolved builds a resolvedOptions() object.
+func (ir *intlRealm) resolved(fields []intl.Field) goja.Value {
+	o := ir.rl.vm.NewObject()
+	for _, f := range fields {
+		if s, ok := f.Value.([]string); ok {
+			_ = o.Set(f.Name, ir.stringArray(s))
+			continue
+		}
+		_ = o.Set(f.Name, f.Value)
+	}
+	return o
+}
+
+// parts builds a formatToParts() array.
+func (ir *intlRealm) parts(ps []intl.Part) goja.Value {
+	vm := ir.rl.vm
+	vals := make([]any, len(ps))
+	for i, p := range ps {
+		o := vm.NewObject()
+		_ = o.Set("type", p.Type)
+		_ = o.Set("value", p.Value)
+		if p.Source != "" {
+			_ = o.Set("source", p.Source)
+		}
+		vals[i] = o
+	}
+	return vm.NewArray(vals...)
+}
+
+// ---- NumberFormat
+
+func (ir *intlRealm) newNumberFormat(locales, options goja.Value) *intl.NumberFormat {
+	loc := ir.locale(locales)
+	nf, err := intl.NewNumberFormat(loc, ir.options(options))
+	ir.check(err)
+	return nf
+}
+
+// numberFormatState is an Intl.NumberFormat's state: the format and its bound format function.
+type numberFormatState struct {
+	nf    *intl.NumberFormat
+	bound goja.Value
+}
+
+// toNumber is ToIntlMathematicalValue: BigInts exactly, strings in decimal notation exactly,
+// everything else through ToNumber.
+func (ir *intlRealm) toNumber(v goja.Value) intl.Number {
+	if v == nil {
+		return intl.Float(math.NaN())
+	}
+	switch x := v.Export().(type) {
+	case *big.Int:
+		return intl.BigInt(x.String())
+	case string:
+		if !isObject(v) {
+			if n, ok := intl.DecimalString(x); ok {
+				return n
+			}
+		}
+	}
+	return intl.Float(v.ToNumber().ToFloat())
+}
+
+func (ir *intlRealm) installNumberFormat(ns *goja.Object) {
+	vm := ir.rl.vm
+	_, proto := ir.constructor(ns, "NumberFormat", 0, func(locales, options goja.Value) any {
+		return &numberFormatState{nf: ir.newNumberFormat(locales, options)}
+	})
+	ir.numberFormatProto = proto
+	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		st := thisState[*numberFormatState](ir, call.This, "get Intl.NumberFormat.prototype.format")
+		if st.bound == nil {
+			f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+				return vm.ToValue(st.nf.Format(ir.toNumber(c.Argument(0))))
+			}).(*goja.Object)
+			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			_ = f.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			st.bound = f
+		}
+		return st.bound
+	}).(*goja.Object)
+	_ = getter.DefineDataProperty("name", vm.ToValue("get format"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineAccessorProperty("format", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	ir.method(proto, "formatToParts", 1, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*numberFormatState](ir, call.This, "Intl.NumberFormat.prototype.formatToParts")
+		return ir.parts(st.nf.FormatToParts(ir.toNumber(call.Argument(0))))
+	})
+	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*numberFormatState](ir, call.This, "Intl.NumberFormat.prototype.resolvedOptions")
+		return ir.resolved(st.nf.ResolvedOptions())
+	})
+}

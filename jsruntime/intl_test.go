@@ -1,0 +1,114 @@
+package jsruntime_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/runcode-dev/runcode/jsruntime"
+)
+
+// loadV8Cases reads testdata/intl/expected.json: [expression, what Node 22 evaluated it to] pairs
+// (see testdata/intl/gen.js, which generated it).
+func loadV8Cases(t *testing.T) [][2]string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/intl/expected.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases [][2]string
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// evalCases evaluates expressions in one program each chunk and returns what each gave: its
+// JSON, or "!" + the name of the error it threw (the form gen.js writes).
+func evalCases(t *testing.T, rt jsruntime.Runtime, exprs []string) []string {
+	t.Helper()
+	var out []string
+	const chunk = 400
+	for start := 0; start < len(exprs); start += chunk {
+		var b strings.Builder
+		b.WriteString("const ev = (f) => { try { return String(JSON.stringify(f())) } catch (e) { return \"!\" + e.name } };\nconst r = [];\n")
+		end := min(start+chunk, len(exprs))
+		for _, e := range exprs[start:end] {
+			b.WriteString("r.push(ev(() => (" + e + ")));\n")
+		}
+		b.WriteString("return r;")
+		res, err := rt.Run(context.Background(), jsruntime.Request{Program: b.String()})
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if res.Error != nil {
+			t.Fatalf("chunk at %d failed: %s: %s", start, res.Error.Kind, res.Error.Message)
+		}
+		var got []string
+		if err := json.Unmarshal([]byte(res.Value.String()), &got); err != nil {
+			t.Fatalf("chunk at %d: %v", start, err)
+		}
+		out = append(out, got...)
+	}
+	return out
+}
+
+var intlConfig = jsruntime.Config{ComputeBudget: 60 * time.Second, WallCeiling: 120 * time.Second}
+
+// TestIntlMatchesV8 evaluates every expression of testdata/intl/expected.json under each
+// isolation and compares with Node 22's output byte for byte.
+func TestIntlMatchesV8(t *testing.T) {
+	cases := loadV8Cases(t)
+	exprs := make([]string, len(cases))
+	for i, c := range cases {
+		exprs[i] = c[0]
+	}
+	for _, iso := range isolations {
+		t.Run(iso.name, func(t *testing.T) {
+			rt := iso.new(t, intlConfig)
+			defer rt.Close()
+			got := evalCases(t, rt, exprs)
+			bad := 0
+			for i, c := range cases {
+				if got[i] != c[1] {
+					bad++
+					if bad <= 40 {
+						t.Errorf("%s\n got  %s\n want %s", c[0], got[i], c[1])
+					}
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d of %d cases differ from V8", bad, len(cases))
+			}
+		})
+	}
+}
+
+// TestIntlRefusesUnsupported: a locale or option this runtime cannot format as V8 does is a
+// RangeError naming it, never output in another locale or style.
+func TestIntlRefusesUnsupported(t *testing.T) {
+	cases := []confCase{
+		{name: "unsupported locale", program: `try { new Intl.NumberFormat("fr-CA") } catch (e) { return [e.name, e.message] }`,
+			want: `["RangeError","Intl: locale fr-CA is not supported (supported: en-US, en-GB, de-DE, fr-FR, es-ES, ja-JP, zh-CN, ru-RU, pt-BR, sv-SE, or their language alone)"]`},
+		{name: "unsupported locale in toLocaleString", program: `try { (1).toLocaleString("ar-EG") } catch (e) { return e.name }`, want: `"RangeError"`},
+		{name: "first supported locale wins", program: `return new Intl.NumberFormat(["ar-EG", "de"]).resolvedOptions().locale`, want: `"de"`},
+		{name: "malformed locale", program: `try { new Intl.NumberFormat("en_US!") } catch (e) { return [e.name, e.message] }`,
+			want: `["RangeError","Incorrect locale information provided"]`},
+		{name: "unicode extension", program: `try { new Intl.NumberFormat("en-US-u-nu-arab") } catch (e) { return e.message }`,
+			want: `"Intl: the locale en-US-u-nu-arab has extensions (-u-, -t-, -x-), which this runtime does not support"`},
+		{name: "numberingSystem", program: `try { new Intl.NumberFormat("en", {numberingSystem: "arab"}) } catch (e) { return [e.name, e.message] }`,
+			want: `["RangeError","Intl.NumberFormat: numberingSystem \"arab\" is not supported (only latn)"]`},
+		{name: "roundingIncrement", program: `try { new Intl.NumberFormat("en", {roundingIncrement: 5, maximumFractionDigits: 2}) } catch (e) { return e.message }`,
+			want: `"Intl.NumberFormat: roundingIncrement 5 is not supported by this runtime (only 1)"`},
+		{name: "roundingPriority", program: `try { new Intl.NumberFormat("en", {roundingPriority: "morePrecision"}) } catch (e) { return e.message }`,
+			want: `"Intl.NumberFormat: roundingPriority \"morePrecision\" is not supported by this runtime (only auto)"`},
+		{name: "too many locales", program: `try { new Intl.NumberFormat({length: 1e9}) } catch (e) { return e.message }`,
+			want: `"Intl: a locale list of more than 1000 entries is not supported"`},
+		{name: "receiver check", program: `try { Intl.NumberFormat.prototype.formatToParts.call({}, 1) } catch (e) { return e.name }`, want: `"TypeError"`},
+		{name: "Intl is not enumerable", program: `return [Object.keys(globalThis).includes("Intl"), typeof Intl]`, want: `[false,"object"]`},
+	}
+	forEachIsolation(t, cases)
+}
