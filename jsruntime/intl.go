@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -50,6 +51,7 @@ func (rl *realm) installIntl() error {
 		panic(rl.rangeError("Intl.supportedValuesOf is not supported by this runtime"))
 	})
 	ir.installNumberFormat(ns)
+	ir.installDateTimeFormat(ns)
 	if err := global.DefineDataProperty("Intl", ns, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
@@ -358,4 +360,77 @@ func (ir *intlRealm) installNumberFormat(ns *goja.Object) {
 		st := thisState[*numberFormatState](ir, call.This, "Intl.NumberFormat.prototype.resolvedOptions")
 		return ir.resolved(st.nf.ResolvedOptions())
 	})
+}
+
+// ---- DateTimeFormat
+
+// dateTimeFormatState is an Intl.DateTimeFormat's state.
+type dateTimeFormatState struct {
+	df    *intl.DateTimeFormat
+	bound goja.Value
+}
+
+func (ir *intlRealm) newDateTimeFormat(locales, options goja.Value, required, defaults string) *intl.DateTimeFormat {
+	loc := ir.locale(locales)
+	df, err := intl.NewDateTimeFormat(loc, ir.options(options), required, defaults)
+	ir.check(err)
+	return df
+}
+
+// dateValue is the time value format(date) formats: now for undefined, else ToNumber(date).
+func (ir *intlRealm) dateValue(v goja.Value) float64 {
+	if v == nil || goja.IsUndefined(v) {
+		return float64(time.Now().UnixMilli())
+	}
+	return v.ToNumber().ToFloat()
+}
+
+func (ir *intlRealm) installDateTimeFormat(ns *goja.Object) {
+	vm := ir.rl.vm
+	_, proto := ir.constructor(ns, "DateTimeFormat", 0, func(locales, options goja.Value) any {
+		return &dateTimeFormatState{df: ir.newDateTimeFormat(locales, options, "any", "date")}
+	})
+	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		st := thisState[*dateTimeFormatState](ir, call.This, "get Intl.DateTimeFormat.prototype.format")
+		if st.bound == nil {
+			f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+				s, err := st.df.Format(ir.dateValue(c.Argument(0)))
+				ir.check(err)
+				return vm.ToValue(s)
+			}).(*goja.Object)
+			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			_ = f.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			st.bound = f
+		}
+		return st.bound
+	}).(*goja.Object)
+	_ = getter.DefineDataProperty("name", vm.ToValue("get format"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineAccessorProperty("format", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	ir.method(proto, "formatToParts", 1, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*dateTimeFormatState](ir, call.This, "Intl.DateTimeFormat.prototype.formatToParts")
+		ps, err := st.df.FormatToParts(ir.dateValue(call.Argument(0)))
+		ir.check(err)
+		return ir.parts(ps)
+	})
+	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*dateTimeFormatState](ir, call.This, "Intl.DateTimeFormat.prototype.resolvedOptions")
+		return ir.resolved(st.df.ResolvedOptions())
+	})
+	dateProto := vm.GlobalObject().Get("Date").(*goja.Object).Get("prototype").(*goja.Object)
+	for _, m := range []struct{ name, required, defaults string }{
+		{"toLocaleString", "any", "all"}, {"toLocaleDateString", "date", "date"}, {"toLocaleTimeString", "time", "time"},
+	} {
+		ir.method(dateProto, m.name, 0, func(call goja.FunctionCall) goja.Value {
+			v, err := ir.timeValue(call.This)
+			ir.check(err)
+			t := v.ToFloat()
+			if t != t {
+				return vm.ToValue("Invalid Date")
+			}
+			df := ir.newDateTimeFormat(call.Argument(0), call.Argument(1), m.required, m.defaults)
+			s, err := df.Format(t)
+			ir.check(err)
+			return vm.ToValue(s)
+		})
+	}
 }

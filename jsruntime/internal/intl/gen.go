@@ -86,6 +86,20 @@ func counted(o obj, prefix string) map[string]string {
 	return out
 }
 
+// zoneNames are a zone's or metazone's short and long, standard and daylight names.
+func zoneNames(v any) [4]string {
+	return [4]string{noValue(opt(v, "short", "standard")), noValue(opt(v, "short", "daylight")),
+		noValue(opt(v, "long", "standard")), noValue(opt(v, "long", "daylight"))}
+}
+
+// noValue drops CLDR's "no value" marker.
+func noValue(s string) string {
+	if s == "∅∅∅" {
+		return ""
+	}
+	return s
+}
+
 func rules(o obj) map[string]string {
 	out := map[string]string{}
 	for k, v := range o {
@@ -175,6 +189,7 @@ func main() {
 			cd.DateTimeFormats[i] = str(g, "dateTimeFormats", st)
 			cd.DateTimeAtTime[i] = opt(g, "dateTimeFormats-atTime", "standard", st)
 		}
+		cd.AppendZone = str(g, "dateTimeFormats", "appendItems", "Timezone")
 		cd.Available = map[string]string{}
 		for k, v := range get(g, "dateTimeFormats", "availableFormats").(obj) {
 			if strings.Contains(k, "-alt-") || strings.Contains(k, "-count-") {
@@ -189,12 +204,31 @@ func main() {
 		cd.HourCycle = str(td, "_preferred")
 		tz := get(load("cldr-dates-full/main/"+s.dir+"/timeZoneNames.json"), "main", s.dir, "dates", "timeZoneNames").(obj)
 		cd.GMTFormat, cd.GMTZero, cd.HourFormat = str(tz, "gmtFormat"), str(tz, "gmtZeroFormat"), str(tz, "hourFormat")
-		cd.ZoneShort = map[string][2]string{}
+		cd.ZoneNames = map[string][4]string{}
+		cd.ZoneSpecific = map[string][4]string{}
+		var zones func(prefix string, o obj)
+		zones = func(prefix string, o obj) {
+			for k, v := range o {
+				vo, ok := v.(obj)
+				if !ok {
+					continue
+				}
+				if _, leaf := vo["_type"]; leaf || vo["short"] != nil || vo["long"] != nil || vo["exemplarCity"] != nil {
+					if n := zoneNames(vo); n != [4]string{} {
+						cd.ZoneSpecific[prefix+k] = n
+					}
+					continue
+				}
+				zones(prefix+k+"/", vo)
+			}
+		}
+		if z, ok := tz["zone"].(obj); ok {
+			zones("", z)
+		}
 		if metas, ok := tz["metazone"].(obj); ok {
 			for name, v := range metas {
-				st, dt := opt(v, "short", "standard"), opt(v, "short", "daylight")
-				if st != "" || dt != "" {
-					cd.ZoneShort[name] = [2]string{st, dt}
+				if n := zoneNames(v); n != [4]string{} {
+					cd.ZoneNames[name] = n
 				}
 			}
 		}
@@ -335,12 +369,18 @@ type calendarData struct {
 	DateFormats, TimeFormats, DateTimeFormats, DateTimeAtTime [4]string
 	// Available are CLDR's availableFormats: skeleton to pattern.
 	Available map[string]string
+	// AppendZone is the appendItems pattern that adds a time zone to a pattern without one.
+	AppendZone string
 	// HourCycle is the region's preferred hour symbol ("h" or "H"), from timeData.
 	HourCycle string
 	// GMTFormat, GMTZero and HourFormat build localized GMT offsets.
 	GMTFormat, GMTZero, HourFormat string
-	// ZoneShort are metazone short names (standard and daylight) where the locale has them.
-	ZoneShort map[string][2]string
+	// ZoneNames are metazone names where the locale has them: short standard, short daylight,
+	// long standard, long daylight.
+	ZoneNames map[string][4]string
+	// ZoneSpecific are zone-specific names, as ZoneNames, by IANA zone ("Etc/UTC": UTC),
+	// which win over metazone names.
+	ZoneSpecific map[string][4]string
 }
 
 // listPatterns are one list style's patterns.

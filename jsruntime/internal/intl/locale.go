@@ -1,6 +1,7 @@
 package intl
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -77,9 +78,9 @@ func SupportedTags() []string {
 // extensions or private use (their meaning, such as -u-nu- numbering systems, is not
 // implemented).
 func canonical(s string) (language.Tag, string, error) {
-	tag, err := language.Parse(s)
-	if err != nil || s == "" {
-		return language.Tag{}, "", rangeErrorf("Incorrect locale information provided")
+	tag, err := parseTag(s)
+	if err != nil {
+		return language.Tag{}, "", err
 	}
 	str := tag.String()
 	if strings.Contains(str, "-u-") || strings.Contains(str, "-x-") || strings.Contains(str, "-t-") {
@@ -136,9 +137,9 @@ func CanonicalizeLocaleList(requested []string) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, r := range requested {
-		tag, err := language.Parse(r)
-		if err != nil || r == "" {
-			return nil, rangeErrorf("Incorrect locale information provided")
+		tag, err := parseTag(r)
+		if err != nil {
+			return nil, err
 		}
 		if s := tag.String(); !seen[s] {
 			seen[s] = true
@@ -146,6 +147,17 @@ func CanonicalizeLocaleList(requested []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// parseTag parses a well-formed BCP 47 tag: unknown but well-formed subtags ("xx") are
+// accepted, as ECMA-402 does.
+func parseTag(s string) (language.Tag, error) {
+	tag, err := language.Parse(s)
+	var verr interface{ Subtag() string }
+	if s == "" || (err != nil && !errors.As(err, &verr)) {
+		return language.Tag{}, rangeErrorf("Incorrect locale information provided")
+	}
+	return tag, nil
 }
 
 // Options reads a program's options object the way ECMA-402's GetOption does: each method

@@ -67,12 +67,18 @@ type calendarData struct {
 	DateFormats, TimeFormats, DateTimeFormats, DateTimeAtTime [4]string
 	// Available are CLDR's availableFormats: skeleton to pattern.
 	Available map[string]string
+	// AppendZone is the appendItems pattern that adds a time zone to a pattern without one.
+	AppendZone string
 	// HourCycle is the region's preferred hour symbol ("h" or "H"), from timeData.
 	HourCycle string
 	// GMTFormat, GMTZero and HourFormat build localized GMT offsets.
 	GMTFormat, GMTZero, HourFormat string
-	// ZoneShort are metazone short names (standard and daylight) where the locale has them.
-	ZoneShort map[string][2]string
+	// ZoneNames are metazone names where the locale has them: short standard, short daylight,
+	// long standard, long daylight.
+	ZoneNames map[string][4]string
+	// ZoneSpecific are zone-specific names, as ZoneNames, by IANA zone ("Etc/UTC": UTC),
+	// which win over metazone names.
+	ZoneSpecific map[string][4]string
 }
 
 // listPatterns are one list style's patterns.

@@ -47,6 +47,54 @@ add("Object.prototype.toString.call(Intl)");
 add("new Intl.NumberFormat('en-us').resolvedOptions().locale");
 add("Intl.NumberFormat.length");
 
+// 2. Dates. Every format names its time zone: the runtime's default is UTC, Node's is the host's.
+const dates = ["new Date(Date.UTC(2024, 2, 5, 13, 4, 5, 678))", "new Date(Date.UTC(2024, 6, 5, 0, 0, 0))",
+  "new Date(Date.UTC(1999, 11, 31, 23, 59, 59))", "new Date(0)"];
+const dateOptions = ["{}", "{dateStyle: 'full'}", "{dateStyle: 'long'}", "{dateStyle: 'medium'}", "{dateStyle: 'short'}",
+  "{timeStyle: 'full'}", "{timeStyle: 'long'}", "{timeStyle: 'medium'}", "{timeStyle: 'short'}",
+  "{dateStyle: 'full', timeStyle: 'short'}", "{dateStyle: 'long', timeStyle: 'long'}", "{dateStyle: 'medium', timeStyle: 'medium'}",
+  "{dateStyle: 'short', timeStyle: 'short'}", "{year: 'numeric', month: 'long', day: 'numeric'}", "{month: 'short', day: 'numeric'}",
+  "{weekday: 'long'}", "{weekday: 'short', year: 'numeric', month: 'short', day: 'numeric'}", "{hour: 'numeric', minute: '2-digit'}",
+  "{hour: '2-digit', minute: '2-digit', hour12: false}", "{hour: 'numeric', hour12: true}", "{year: '2-digit', month: '2-digit', day: '2-digit'}",
+  "{month: 'long'}", "{year: 'numeric', month: 'long'}", "{year: 'numeric', month: 'short'}", "{hour: 'numeric', minute: 'numeric', second: 'numeric', timeZoneName: 'short'}",
+  "{timeZoneName: 'short'}", "{timeStyle: 'short', hour12: true}", "{timeStyle: 'medium', hourCycle: 'h23'}", "{month: 'narrow'}",
+  "{era: 'short', year: 'numeric'}", "{minute: 'numeric', second: 'numeric', fractionalSecondDigits: 3}", "{hour: 'numeric', timeZoneName: 'shortOffset'}",
+  "{timeZoneName: 'longOffset'}", "{weekday: 'long', hour: 'numeric', minute: 'numeric'}", "{year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric'}",
+  "{month: 'long', day: 'numeric', hour: 'numeric', minute: 'numeric'}", "{weekday: 'short', month: 'short', day: 'numeric'}", "{year: 'numeric'}", "{day: 'numeric'}",
+  "{hour: 'numeric'}", "{minute: '2-digit', second: '2-digit'}", "{month: '2-digit', day: '2-digit'}", "{hourCycle: 'h11', hour: 'numeric'}"];
+const zones = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Tokyo", "Asia/Kolkata", "+05:30"];
+const withZone = (o, z) => o.replace(/^\{/, `{timeZone: ${JSON.stringify(z)}, `).replace(", }", "}");
+for (const l of locales) for (const o of dateOptions) for (const d of dates.slice(0, 2)) {
+  add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${withZone(o, "UTC")}).format(${d})`);
+}
+for (const l of locales) for (const z of zones) for (const o of ["{dateStyle: 'long', timeStyle: 'long'}", "{timeZoneName: 'short'}", "{hour: 'numeric', timeZoneName: 'shortOffset'}", "{}"]) {
+  add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${withZone(o, z)}).format(${dates[0]})`);
+  add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${withZone(o, z)}).format(${dates[1]})`);
+}
+for (const l of locales) for (const d of dates) {
+  add(`${d}.toLocaleString(${JSON.stringify(l)}, {timeZone: "UTC"})`);
+  add(`${d}.toLocaleDateString(${JSON.stringify(l)}, {timeZone: "UTC"})`);
+  add(`${d}.toLocaleTimeString(${JSON.stringify(l)}, {timeZone: "America/New_York"})`);
+  add(`${d}.toLocaleDateString(${JSON.stringify(l)}, {timeZone: "UTC", month: "long", day: "numeric"})`);
+  add(`${d}.toLocaleTimeString(${JSON.stringify(l)}, {timeZone: "UTC", hour: "2-digit", minute: "2-digit"})`);
+}
+for (const l of ["en-US", "de-DE", "ja-JP", "zh-CN"]) for (const o of dateOptions) {
+  add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${withZone(o, "Europe/Berlin")}).formatToParts(${dates[0]})`);
+  add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${withZone(o, "Europe/Berlin")}).resolvedOptions()`);
+}
+add("new Date(NaN).toLocaleString('en-US')");
+add("new Date(NaN).toLocaleDateString('de-DE')");
+add("new Intl.DateTimeFormat('en-US', {timeZone: 'UTC'}).format(new Date(NaN))");
+add("new Intl.DateTimeFormat('en-US', {timeZone: 'america/new_york'}).resolvedOptions().timeZone");
+add("new Intl.DateTimeFormat('en-US', {timeZone: 'Etc/UTC'}).resolvedOptions().timeZone");
+add("new Intl.DateTimeFormat('en-US', {timeZone: 'Mars/Base'})");
+add("new Intl.DateTimeFormat('en-US', {dateStyle: 'long', year: 'numeric'})");
+add("new Intl.DateTimeFormat('en-US', {hourCycle: 'h25'})");
+add("new Date(0).toLocaleTimeString('en-US', {dateStyle: 'long'})");
+add("new Intl.DateTimeFormat('en-US', {timeZone: 'UTC'}).format(1e12)");
+add("Intl.DateTimeFormat.supportedLocalesOf(['sv-SE', 'xx'])");
+add("Object.prototype.toString.call(new Intl.DateTimeFormat())");
+
 const out = cases.map((expr) => {
   let got;
   try { got = String(JSON.stringify((0, eval)(expr))); } catch (e) { got = "!" + e.name; }
