@@ -68,7 +68,8 @@ func (rl *realm) guardSlowStrings(maxString int64) error {
 			s := rl.cappedString(name, "string", call.This, maxLen)
 			args := call.Arguments
 			if argIsString {
-				args = []goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}
+				// The rest (localeCompare's locales and options) pass through.
+				args = append([]goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}, call.Arguments[min(1, len(call.Arguments)):]...)
 			}
 			if replaceArg {
 				args = []goja.Value{call.Argument(0), rl.boundedReplacement(s, call.Argument(1), maxString)}

@@ -52,6 +52,7 @@ func (rl *realm) installIntl() error {
 	})
 	ir.installNumberFormat(ns)
 	ir.installDateTimeFormat(ns)
+	ir.installCollator(ns)
 	if err := global.DefineDataProperty("Intl", ns, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
@@ -433,4 +434,60 @@ func (ir *intlRealm) installDateTimeFormat(ns *goja.Object) {
 			return vm.ToValue(s)
 		})
 	}
+}
+
+// ---- Collator
+
+// collatorState is an Intl.Collator's state.
+type collatorState struct {
+	c     *intl.Collator
+	bound goja.Value
+}
+
+func (ir *intlRealm) newCollator(locales, options goja.Value) *intl.Collator {
+	loc := ir.locale(locales)
+	c, err := intl.NewCollator(loc, ir.options(options))
+	ir.check(err)
+	return c
+}
+
+func (ir *intlRealm) installCollator(ns *goja.Object) {
+	vm := ir.rl.vm
+	_, proto := ir.constructor(ns, "Collator", 0, func(locales, options goja.Value) any {
+		return &collatorState{c: ir.newCollator(locales, options)}
+	})
+	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		st := thisState[*collatorState](ir, call.This, "get Intl.Collator.prototype.compare")
+		if st.bound == nil {
+			f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+				r, err := st.c.Compare(c.Argument(0).String(), c.Argument(1).String())
+				ir.check(err)
+				return vm.ToValue(r)
+			}).(*goja.Object)
+			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			_ = f.DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			st.bound = f
+		}
+		return st.bound
+	}).(*goja.Object)
+	_ = getter.DefineDataProperty("name", vm.ToValue("get compare"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineAccessorProperty("compare", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*collatorState](ir, call.This, "Intl.Collator.prototype.resolvedOptions")
+		return ir.resolved(st.c.ResolvedOptions())
+	})
+	// String.prototype.localeCompare compares through a collator for its locales and options;
+	// guardSlowStrings, installed after, caps the lengths.
+	stringProto := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)
+	ir.method(stringProto, "localeCompare", 1, func(call goja.FunctionCall) goja.Value {
+		if goja.IsUndefined(call.This) || goja.IsNull(call.This) {
+			panic(vm.NewTypeError("String.prototype.localeCompare called on null or undefined"))
+		}
+		s := call.This.String()
+		that := call.Argument(0).String()
+		c := ir.newCollator(call.Argument(1), call.Argument(2))
+		r, err := c.Compare(s, that)
+		ir.check(err)
+		return vm.ToValue(r)
+	})
 }
