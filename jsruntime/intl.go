@@ -23,15 +23,16 @@ type intlRealm struct {
 	// valueOf are Number.prototype.valueOf, BigInt.prototype.valueOf and
 	// Date.prototype.getTime, captured before the program runs (thisNumberValue, thisTimeValue).
 	numberValue, bigintValue, timeValue goja.Callable
-	numberFormatProto                   *goja.Object
+	// maxString caps what one native step may build (see oneStepLimits).
+	maxString int64
 }
 
 // installIntl installs the Intl namespace and replaces the built-ins that format by locale
 // (Number.prototype.toLocaleString and the others) with ones that go through it.
-func (rl *realm) installIntl() error {
+func (rl *realm) installIntl(maxString int64) error {
 	vm := rl.vm
 	global := vm.GlobalObject()
-	ir := &intlRealm{rl: rl, state: map[*goja.Object]any{}}
+	ir := &intlRealm{rl: rl, state: map[*goja.Object]any{}, maxString: maxString}
 	fn := func(ctor, name string) goja.Callable {
 		f, _ := goja.AssertFunction(global.Get(ctor).(*goja.Object).Get("prototype").(*goja.Object).Get(name))
 		return f
@@ -53,6 +54,9 @@ func (rl *realm) installIntl() error {
 	ir.installNumberFormat(ns)
 	ir.installDateTimeFormat(ns)
 	ir.installCollator(ns)
+	ir.installPluralRules(ns)
+	ir.installListFormat(ns)
+	ir.installRelativeTimeFormat(ns)
 	if err := global.DefineDataProperty("Intl", ns, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
@@ -291,6 +295,9 @@ func (ir *intlRealm) parts(ps []intl.Part) goja.Value {
 		o := vm.NewObject()
 		_ = o.Set("type", p.Type)
 		_ = o.Set("value", p.Value)
+		if p.Unit != "" {
+			_ = o.Set("unit", p.Unit)
+		}
 		if p.Source != "" {
 			_ = o.Set("source", p.Source)
 		}
@@ -338,7 +345,6 @@ func (ir *intlRealm) installNumberFormat(ns *goja.Object) {
 	_, proto := ir.constructor(ns, "NumberFormat", 0, func(locales, options goja.Value) any {
 		return &numberFormatState{nf: ir.newNumberFormat(locales, options)}
 	})
-	ir.numberFormatProto = proto
 	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		st := thisState[*numberFormatState](ir, call.This, "get Intl.NumberFormat.prototype.format")
 		if st.bound == nil {
@@ -489,5 +495,98 @@ func (ir *intlRealm) installCollator(ns *goja.Object) {
 		r, err := c.Compare(s, that)
 		ir.check(err)
 		return vm.ToValue(r)
+	})
+}
+
+// ---- PluralRules, ListFormat, RelativeTimeFormat
+
+// formatterState is the state of the Intl objects without a bound method.
+type formatterState[T any] struct{ f T }
+
+func (ir *intlRealm) installPluralRules(ns *goja.Object) {
+	vm := ir.rl.vm
+	_, proto := ir.constructor(ns, "PluralRules", 0, func(locales, options goja.Value) any {
+		pr, err := intl.NewPluralRules(ir.locale(locales), ir.options(options))
+		ir.check(err)
+		return &formatterState[*intl.PluralRules]{pr}
+	})
+	ir.method(proto, "select", 1, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*formatterState[*intl.PluralRules]](ir, call.This, "Intl.PluralRules.prototype.select")
+		return vm.ToValue(st.f.Select(intl.Float(call.Argument(0).ToNumber().ToFloat())))
+	})
+	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*formatterState[*intl.PluralRules]](ir, call.This, "Intl.PluralRules.prototype.resolvedOptions")
+		return ir.resolved(st.f.ResolvedOptions())
+	})
+}
+
+// stringList is StringListFromIterable: the strings of an iterable, refusing other values and
+// a total length over maxString.
+func (ir *intlRealm) stringList(v goja.Value) []string {
+	vm := ir.rl.vm
+	if v == nil || goja.IsUndefined(v) {
+		return nil
+	}
+	var out []string
+	total := 0
+	vm.ForOf(v, func(e goja.Value) bool {
+		if _, ok := e.Export().(string); !ok || isObject(e) {
+			panic(vm.NewTypeError("Iterable yielded " + e.String() + " which is not a string"))
+		}
+		s := e.String()
+		total += len(s)
+		if int64(total) > ir.maxString {
+			panic(ir.rl.rangeError("Invalid string length"))
+		}
+		out = append(out, s)
+		return true
+	})
+	return out
+}
+
+func (ir *intlRealm) installListFormat(ns *goja.Object) {
+	vm := ir.rl.vm
+	_, proto := ir.constructor(ns, "ListFormat", 0, func(locales, options goja.Value) any {
+		lf, err := intl.NewListFormat(ir.locale(locales), ir.options(options))
+		ir.check(err)
+		return &formatterState[*intl.ListFormat]{lf}
+	})
+	ir.method(proto, "format", 1, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*formatterState[*intl.ListFormat]](ir, call.This, "Intl.ListFormat.prototype.format")
+		return vm.ToValue(intl.Join(st.f.FormatToParts(ir.stringList(call.Argument(0)))))
+	})
+	ir.method(proto, "formatToParts", 1, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*formatterState[*intl.ListFormat]](ir, call.This, "Intl.ListFormat.prototype.formatToParts")
+		return ir.parts(st.f.FormatToParts(ir.stringList(call.Argument(0))))
+	})
+	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*formatterState[*intl.ListFormat]](ir, call.This, "Intl.ListFormat.prototype.resolvedOptions")
+		return ir.resolved(st.f.ResolvedOptions())
+	})
+}
+
+func (ir *intlRealm) installRelativeTimeFormat(ns *goja.Object) {
+	vm := ir.rl.vm
+	_, proto := ir.constructor(ns, "RelativeTimeFormat", 0, func(locales, options goja.Value) any {
+		rf, err := intl.NewRelativeTimeFormat(ir.locale(locales), ir.options(options))
+		ir.check(err)
+		return &formatterState[*intl.RelativeTimeFormat]{rf}
+	})
+	format := func(call goja.FunctionCall, method string) []intl.Part {
+		st := thisState[*formatterState[*intl.RelativeTimeFormat]](ir, call.This, method)
+		v := call.Argument(0).ToNumber().ToFloat()
+		ps, err := st.f.FormatToParts(v, call.Argument(1).String())
+		ir.check(err)
+		return ps
+	}
+	ir.method(proto, "format", 2, func(call goja.FunctionCall) goja.Value {
+		return vm.ToValue(intl.Join(format(call, "Intl.RelativeTimeFormat.prototype.format")))
+	})
+	ir.method(proto, "formatToParts", 2, func(call goja.FunctionCall) goja.Value {
+		return ir.parts(format(call, "Intl.RelativeTimeFormat.prototype.formatToParts"))
+	})
+	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
+		st := thisState[*formatterState[*intl.RelativeTimeFormat]](ir, call.This, "Intl.RelativeTimeFormat.prototype.resolvedOptions")
+		return ir.resolved(st.f.ResolvedOptions())
 	})
 }

@@ -96,7 +96,7 @@ func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm
 	if err := rl.guardSources(); err != nil {
 		return nil, err
 	}
-	if err := rl.installIntl(); err != nil {
+	if err := rl.installIntl(maxString); err != nil {
 		return nil, err
 	}
 	if err := rl.guardSlowStrings(maxString); err != nil {

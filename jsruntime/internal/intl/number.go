@@ -11,6 +11,8 @@ type Part struct {
 	Type, Value string
 	// Source is "startRange", "endRange" or "shared" for range formatting; unused here.
 	Source string
+	// Unit is the unit of a relative time's number parts.
+	Unit string
 }
 
 // Join concatenates parts' values.

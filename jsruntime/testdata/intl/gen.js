@@ -120,6 +120,30 @@ add("new Intl.Collator('sv', {numeric: true, sensitivity: 'base'}).resolvedOptio
 add("['b', 'a', 'C'].sort(Intl.Collator('en').compare)");
 add("Object.prototype.toString.call(new Intl.Collator())");
 
+// 4. PluralRules, ListFormat, RelativeTimeFormat.
+for (const l of locales) {
+  for (const t of ["cardinal", "ordinal"]) for (const n of [0, 1, 2, 3, 4, 5, 11, 21, 22, 25, 100, 101, 1000000, 1.5, 0.5, "1.0", 2.1]) {
+    add(`new Intl.PluralRules(${JSON.stringify(l)}, {type: '${t}'}).select(${n})`);
+  }
+  add(`new Intl.PluralRules(${JSON.stringify(l)}, {minimumFractionDigits: 1}).select(1)`);
+  add(`new Intl.PluralRules(${JSON.stringify(l)}).resolvedOptions()`);
+  add(`new Intl.PluralRules(${JSON.stringify(l)}, {type: 'ordinal'}).resolvedOptions().pluralCategories`);
+  for (const t of ["conjunction", "disjunction", "unit"]) for (const s of ["long", "short", "narrow"]) for (const list of [[], ["a"], ["a", "b"], ["a", "b", "c"], ["uno", "dos", "tres", "cuatro"], ["agua", "hielo"], ["siete", "ocho"], ["x", "Ignacio"]]) {
+    add(`new Intl.ListFormat(${JSON.stringify(l)}, {type: '${t}', style: '${s}'}).format(${JSON.stringify(list)})`);
+  }
+  add(`new Intl.ListFormat(${JSON.stringify(l)}).formatToParts(["a", "b", "c"])`);
+  add(`new Intl.ListFormat(${JSON.stringify(l)}, {type: 'unit', style: 'narrow'}).resolvedOptions()`);
+  for (const st of ["long", "short", "narrow"]) for (const num of ["always", "auto"]) for (const u of ["year", "quarter", "month", "week", "days", "hour", "minute", "seconds"]) for (const v of [-3, -2, -1, 0, -0, 1, 2, 3, 10, 1.5, -1234.5]) {
+    add(`new Intl.RelativeTimeFormat(${JSON.stringify(l)}, {style: '${st}', numeric: '${num}'}).format(${v}, '${u}')`);
+  }
+  add(`new Intl.RelativeTimeFormat(${JSON.stringify(l)}).formatToParts(-1234.5, 'day')`);
+  add(`new Intl.RelativeTimeFormat(${JSON.stringify(l)}, {numeric: 'auto'}).resolvedOptions()`);
+}
+add("new Intl.RelativeTimeFormat('en').format(1, 'fortnight')");
+add("new Intl.RelativeTimeFormat('en').format(Infinity, 'day')");
+add("new Intl.ListFormat('en').format(['a', 1])");
+add("new Intl.PluralRules('en', {type: 'bogus'})");
+
 const out = cases.map((expr) => {
   let got;
   try { got = String(JSON.stringify((0, eval)(expr))); } catch (e) { got = "!" + e.name; }
