@@ -2,8 +2,10 @@ package jsruntime
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
+	"runtime"
 	"time"
 
 	"github.com/dop251/goja"
@@ -80,11 +82,29 @@ func (rl *realm) installIntl(maxString int64) error {
 // method defines a non-enumerable method with a name and length, as built-ins have.
 func (ir *intlRealm) method(o *goja.Object, name string, length int, f func(goja.FunctionCall) goja.Value) *goja.Object {
 	vm := ir.rl.vm
-	fo := vm.ToValue(f).(*goja.Object)
+	fo := vm.ToValue(ir.wrap(f)).(*goja.Object)
 	_ = fo.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = fo.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = o.DefineDataProperty(name, fo, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return fo
+}
+
+// wrap turns a Go runtime error (a bug in the formatting code: an index out of range) inside f
+// into a catchable JavaScript error, so that it cannot end the host process.
+func (ir *intlRealm) wrap(f func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		defer ir.recoverInternal()
+		return f(call)
+	}
+}
+
+func (ir *intlRealm) recoverInternal() {
+	if r := recover(); r != nil {
+		if e, ok := r.(runtime.Error); ok {
+			panic(ir.rl.vm.NewGoError(fmt.Errorf("jsruntime: internal error in Intl: %v", e)))
+		}
+		panic(r)
+	}
 }
 
 // constructor builds a constructor named name whose instances get state from build, with a
@@ -94,6 +114,7 @@ func (ir *intlRealm) constructor(ns *goja.Object, name string, length int,
 	vm := ir.rl.vm
 	proto = vm.NewObject()
 	ctor = vm.ToValue(func(call goja.ConstructorCall) *goja.Object {
+		defer ir.recoverInternal()
 		st := build(call.Argument(0), call.Argument(1))
 		this := call.This
 		if call.NewTarget == nil {
@@ -348,9 +369,9 @@ func (ir *intlRealm) installNumberFormat(ns *goja.Object) {
 	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		st := thisState[*numberFormatState](ir, call.This, "get Intl.NumberFormat.prototype.format")
 		if st.bound == nil {
-			f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			f := vm.ToValue(ir.wrap(func(c goja.FunctionCall) goja.Value {
 				return vm.ToValue(st.nf.Format(ir.toNumber(c.Argument(0))))
-			}).(*goja.Object)
+			})).(*goja.Object)
 			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			_ = f.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			st.bound = f
@@ -400,11 +421,11 @@ func (ir *intlRealm) installDateTimeFormat(ns *goja.Object) {
 	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		st := thisState[*dateTimeFormatState](ir, call.This, "get Intl.DateTimeFormat.prototype.format")
 		if st.bound == nil {
-			f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			f := vm.ToValue(ir.wrap(func(c goja.FunctionCall) goja.Value {
 				s, err := st.df.Format(ir.dateValue(c.Argument(0)))
 				ir.check(err)
 				return vm.ToValue(s)
-			}).(*goja.Object)
+			})).(*goja.Object)
 			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			_ = f.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			st.bound = f
@@ -465,11 +486,11 @@ func (ir *intlRealm) installCollator(ns *goja.Object) {
 	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		st := thisState[*collatorState](ir, call.This, "get Intl.Collator.prototype.compare")
 		if st.bound == nil {
-			f := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			f := vm.ToValue(ir.wrap(func(c goja.FunctionCall) goja.Value {
 				r, err := st.c.Compare(c.Argument(0).String(), c.Argument(1).String())
 				ir.check(err)
 				return vm.ToValue(r)
-			}).(*goja.Object)
+			})).(*goja.Object)
 			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			_ = f.DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 			st.bound = f

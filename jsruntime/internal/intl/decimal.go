@@ -120,9 +120,24 @@ func (d *decimal) roundAt(keep int, mode string) {
 		return
 	}
 	if keep < 0 {
-		d.digits = append([]byte(strings.Repeat("0", -keep)), d.digits...)
-		d.exp += -keep
-		keep = 0
+		// Every digit is below the rounding position and the first discarded one is a zero:
+		// the result is zero or one unit at that position (10^(exp-keep)).
+		up := false
+		switch mode {
+		case "ceil":
+			up = !d.neg
+		case "floor":
+			up = d.neg
+		case "expand":
+			up = true
+		}
+		if up {
+			d.digits, d.exp = []byte{'1'}, d.exp-keep+1
+		} else {
+			d.digits = nil
+		}
+		d.trim()
+		return
 	}
 	first := d.digits[keep]
 	rest := false
@@ -157,7 +172,8 @@ func (d *decimal) roundAt(keep int, mode string) {
 	default: // halfExpand
 		up = above || half
 	}
-	d.digits = d.digits[:keep]
+	// A copy: decimals are copied by value and must not share the digits they round.
+	d.digits = append([]byte(nil), d.digits[:keep]...)
 	if up {
 		i := keep - 1
 		for ; i >= 0 && d.digits[i] == '9'; i-- {

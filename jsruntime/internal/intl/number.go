@@ -57,6 +57,9 @@ type NumberFormat struct {
 	useGrouping                       string // "always", "auto", "min2" or "false"
 	signDisplay                       string
 	roundingMode, trailingZeroDisplay string
+	// morePrecision: round by fraction or significant digits, whichever keeps more digits
+	// (compact notation's default).
+	morePrecision bool
 }
 
 // NewNumberFormat resolves options for locale as ECMA-402's InitializeNumberFormat does.
@@ -113,8 +116,11 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 	if nf.notation, err = getString(o, ctor, "notation", []string{"standard", "scientific", "engineering", "compact"}, "standard"); err != nil {
 		return nil, err
 	}
-	if nf.notation != "standard" {
-		return nil, rangeErrorf("Intl.NumberFormat: notation %q is not supported by this runtime (only standard)", nf.notation)
+	switch {
+	case nf.notation == "compact" && nf.style != "decimal":
+		return nil, rangeErrorf("Intl.NumberFormat: notation \"compact\" with style %q is not supported by this runtime (only decimal)", nf.style)
+	case nf.notation != "standard" && nf.notation != "compact":
+		return nil, rangeErrorf("Intl.NumberFormat: notation %q is not supported by this runtime (only standard and compact)", nf.notation)
 	}
 	mnfdDefault, mxfdDefault := 0, 3
 	switch nf.style {
@@ -135,6 +141,9 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 		return nil, err
 	}
 	nf.useGrouping = "auto"
+	if nf.notation == "compact" {
+		nf.useGrouping = "min2"
+	}
 	switch {
 	case !ok:
 	case isBool && b:
@@ -203,6 +212,13 @@ func (nf *NumberFormat) setDigitOptions(o Options, mnfdDefault, mxfdDefault int)
 		return err
 	}
 	hasSd, hasFd := hasMnsd || hasMxsd, hasMnfd || hasMxfd
+	if !hasSd && !hasFd && nf.notation == "compact" {
+		// Compact notation rounds to whichever of 0 fraction digits and 2 significant digits
+		// keeps more precision.
+		nf.morePrecision = true
+		nf.minFD, nf.maxFD, nf.minSD, nf.maxSD = 0, 0, 1, 2
+		return nil
+	}
 	inRange := func(name string, v float64, lo, hi int) (int, error) {
 		if v != v || v < float64(lo) || v > float64(hi) {
 			return 0, rangeErrorf("%s value is out of range.", name)
@@ -284,7 +300,10 @@ func (nf *NumberFormat) ResolvedOptions() []Field {
 		f = append(f, Field{"currency", nf.currency}, Field{"currencyDisplay", nf.currencyDisplay}, Field{"currencySign", nf.currencySign})
 	}
 	f = append(f, Field{"minimumIntegerDigits", nf.minInt})
-	if nf.sigDigits {
+	if nf.morePrecision {
+		f = append(f, Field{"minimumFractionDigits", nf.minFD}, Field{"maximumFractionDigits", nf.maxFD},
+			Field{"minimumSignificantDigits", nf.minSD}, Field{"maximumSignificantDigits", nf.maxSD})
+	} else if nf.sigDigits {
 		f = append(f, Field{"minimumSignificantDigits", nf.minSD}, Field{"maximumSignificantDigits", nf.maxSD})
 	} else {
 		f = append(f, Field{"minimumFractionDigits", nf.minFD}, Field{"maximumFractionDigits", nf.maxFD})
@@ -293,9 +312,16 @@ func (nf *NumberFormat) ResolvedOptions() []Field {
 	if nf.useGrouping == "false" {
 		g = false
 	}
-	f = append(f, Field{"useGrouping", g}, Field{"notation", nf.notation}, Field{"signDisplay", nf.signDisplay},
-		Field{"roundingIncrement", 1}, Field{"roundingMode", nf.roundingMode}, Field{"roundingPriority", "auto"},
-		Field{"trailingZeroDisplay", nf.trailingZeroDisplay})
+	f = append(f, Field{"useGrouping", g}, Field{"notation", nf.notation})
+	if nf.notation == "compact" {
+		f = append(f, Field{"compactDisplay", nf.compactDisplay})
+	}
+	prio := "auto"
+	if nf.morePrecision {
+		prio = "morePrecision"
+	}
+	f = append(f, Field{"signDisplay", nf.signDisplay}, Field{"roundingIncrement", 1}, Field{"roundingMode", nf.roundingMode},
+		Field{"roundingPriority", prio}, Field{"trailingZeroDisplay", nf.trailingZeroDisplay})
 	return f
 }
 
@@ -379,7 +405,12 @@ func (nf *NumberFormat) FormatToParts(n Number) []Part {
 	if nf.style == "percent" {
 		d.scale(2)
 	}
-	nf.round(&d)
+	var compact []Part
+	if nf.notation == "compact" {
+		d, compact = nf.compactScale(d)
+	} else {
+		nf.round(&d)
+	}
 	// Sign.
 	negative := d.neg && !d.nan
 	zero := d.isZero()
@@ -435,6 +466,9 @@ func (nf *NumberFormat) FormatToParts(n Number) []Part {
 		pt = parsePattern(num.DecimalPattern)
 	}
 	digits = nf.numberParts(d, pt)
+	if compact != nil {
+		digits = compactJoin(compact, digits)
+	}
 	return nf.affixed(pt, sign, digits, nf.currencySymbol())
 }
 
@@ -501,7 +535,9 @@ func (nf *NumberFormat) round(d *decimal) {
 	if d.nan || d.inf {
 		return
 	}
-	if nf.sigDigits {
+	if nf.morePrecision {
+		d.roundAt(max(nf.maxSD, d.exp+nf.maxFD), nf.roundingMode)
+	} else if nf.sigDigits {
 		d.roundAt(nf.maxSD, nf.roundingMode)
 	} else {
 		d.roundAt(d.exp+nf.maxFD, nf.roundingMode)
@@ -511,6 +547,9 @@ func (nf *NumberFormat) round(d *decimal) {
 // fractionLen is how many fraction digits d (rounded, with fraction digits fp) displays.
 func (nf *NumberFormat) fractionLen(d decimal, fp string) int {
 	n := len(fp)
+	if nf.morePrecision {
+		return n
+	}
 	if nf.sigDigits {
 		need := nf.minSD - d.exp
 		if d.isZero() {

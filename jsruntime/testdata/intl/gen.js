@@ -144,6 +144,19 @@ add("new Intl.RelativeTimeFormat('en').format(Infinity, 'day')");
 add("new Intl.ListFormat('en').format(['a', 1])");
 add("new Intl.PluralRules('en', {type: 'bogus'})");
 
+// 5. Compact notation.
+const compactValues = [0, 1, 999, 1000, 1234, 9999, 12345, 99999, 123456, 999999, 1000000, 1234567, -1234567, 1.5e9, 2e12, 1e15, 1e18, 0.123, 1500, 2000, 21000, 1e6 + 1];
+for (const l of locales) for (const cd of ["short", "long"]) for (const v of compactValues) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact', compactDisplay: '${cd}'}).format(${v})`);
+}
+for (const l of locales) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact'}).formatToParts(-1234567)`);
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact', compactDisplay: 'long'}).formatToParts(1000)`);
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact'}).resolvedOptions()`);
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact', maximumFractionDigits: 2}).format(1234567)`);
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact', signDisplay: 'always'}).format(1234)`);
+}
+
 const out = cases.map((expr) => {
   let got;
   try { got = String(JSON.stringify((0, eval)(expr))); } catch (e) { got = "!" + e.name; }
