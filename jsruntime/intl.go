@@ -43,25 +43,28 @@ func (rl *realm) installIntl(maxString int64) error {
 	if ir.numberValue == nil || ir.bigintValue == nil || ir.timeValue == nil {
 		return errors.New("jsruntime: Number, BigInt or Date prototype methods are missing")
 	}
-	ns := vm.NewObject()
-	_ = ns.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Intl"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	ir.method(ns, "getCanonicalLocales", 1, func(call goja.FunctionCall) goja.Value {
-		tags, err := intl.CanonicalizeLocaleList(ir.localeList(call.Argument(0)))
-		ir.check(err)
-		return ir.stringArray(tags)
+	// The namespace is built when the program first reads it: its constructors and prototypes
+	// are a quarter of a realm's allocations, and most programs never touch them. The getter
+	// then replaces itself with the data property ECMA-402 specifies.
+	var ns *goja.Object
+	build := func() *goja.Object {
+		if ns == nil {
+			ns = ir.namespace()
+			_ = global.DefineDataProperty("Intl", ns, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		}
+		return ns
+	}
+	getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return build() })
+	setter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		build()
+		_ = global.DefineDataProperty("Intl", call.Argument(0), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		return goja.Undefined()
 	})
-	ir.method(ns, "supportedValuesOf", 1, func(call goja.FunctionCall) goja.Value {
-		panic(rl.rangeError("Intl.supportedValuesOf is not supported by this runtime"))
-	})
-	ir.installNumberFormat(ns)
-	ir.installDateTimeFormat(ns)
-	ir.installCollator(ns)
-	ir.installPluralRules(ns)
-	ir.installListFormat(ns)
-	ir.installRelativeTimeFormat(ns)
-	if err := global.DefineDataProperty("Intl", ns, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+	if err := global.DefineAccessorProperty("Intl", getter, setter, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
+	ir.installDateMethods()
+	ir.installLocaleCompare()
 	numberProto := global.Get("Number").(*goja.Object).Get("prototype").(*goja.Object)
 	ir.method(numberProto, "toLocaleString", 0, func(call goja.FunctionCall) goja.Value {
 		v, err := ir.numberValue(call.This)
@@ -77,6 +80,28 @@ func (rl *realm) installIntl(maxString int64) error {
 		return vm.ToValue(nf.Format(ir.toNumber(v)))
 	})
 	return nil
+}
+
+// namespace builds the Intl object and its constructors.
+func (ir *intlRealm) namespace() *goja.Object {
+	vm := ir.rl.vm
+	ns := vm.NewObject()
+	_ = ns.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Intl"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	ir.method(ns, "getCanonicalLocales", 1, func(call goja.FunctionCall) goja.Value {
+		tags, err := intl.CanonicalizeLocaleList(ir.localeList(call.Argument(0)))
+		ir.check(err)
+		return ir.stringArray(tags)
+	})
+	ir.method(ns, "supportedValuesOf", 1, func(call goja.FunctionCall) goja.Value {
+		panic(ir.rl.rangeError("Intl.supportedValuesOf is not supported by this runtime"))
+	})
+	ir.installNumberFormat(ns)
+	ir.installDateTimeFormat(ns)
+	ir.installCollator(ns)
+	ir.installPluralRules(ns)
+	ir.installListFormat(ns)
+	ir.installRelativeTimeFormat(ns)
+	return ns
 }
 
 // method defines a non-enumerable method with a name and length, as built-ins have.
@@ -444,6 +469,13 @@ func (ir *intlRealm) installDateTimeFormat(ns *goja.Object) {
 		st := thisState[*dateTimeFormatState](ir, call.This, "Intl.DateTimeFormat.prototype.resolvedOptions")
 		return ir.resolved(st.df.ResolvedOptions())
 	})
+
+}
+
+// installDateMethods replaces Date.prototype's toLocale*String with ones that format through
+// DateTimeFormat.
+func (ir *intlRealm) installDateMethods() {
+	vm := ir.rl.vm
 	dateProto := vm.GlobalObject().Get("Date").(*goja.Object).Get("prototype").(*goja.Object)
 	for _, m := range []struct{ name, required, defaults string }{
 		{"toLocaleString", "any", "all"}, {"toLocaleDateString", "date", "date"}, {"toLocaleTimeString", "time", "time"},
@@ -503,6 +535,12 @@ func (ir *intlRealm) installCollator(ns *goja.Object) {
 		st := thisState[*collatorState](ir, call.This, "Intl.Collator.prototype.resolvedOptions")
 		return ir.resolved(st.c.ResolvedOptions())
 	})
+
+}
+
+// installLocaleCompare replaces String.prototype.localeCompare.
+func (ir *intlRealm) installLocaleCompare() {
+	vm := ir.rl.vm
 	// String.prototype.localeCompare compares through a collator for its locales and options;
 	// guardSlowStrings, installed after, caps the lengths.
 	stringProto := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)

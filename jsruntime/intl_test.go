@@ -144,6 +144,9 @@ func TestIntlRefusesUnsupported(t *testing.T) {
 			want: `[["е","ё","я"],["a","b"]]`},
 		{name: "localeCompare passes locales through the length guard", program: `return ["ä".localeCompare("z", "sv"), "ä".localeCompare("z", "de"), "a".localeCompare("á", "en", {sensitivity: "base"})]`,
 			want: `[1,-1,0]`},
+		{name: "Intl becomes a data property when read", program: `const i = Intl; const d = Object.getOwnPropertyDescriptor(globalThis, "Intl");
+			return [d.value === i, d.writable, d.enumerable, d.configurable, Intl.NumberFormat === i.NumberFormat]`, want: `[true,true,false,true,true]`},
+		{name: "Intl can be replaced", program: `globalThis.Intl = 5; return [Intl, (1234).toLocaleString("de")]`, want: `[5,"1.234"]`},
 		{name: "Intl is not enumerable", program: `return [Object.keys(globalThis).includes("Intl"), typeof Intl]`, want: `[false,"object"]`},
 	}
 	forEachIsolation(t, cases)

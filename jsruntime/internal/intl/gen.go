@@ -312,6 +312,9 @@ func main() {
 	log.Printf("wrote tables.go: %d locales %v, %d bytes", len(locales), keys, len(out))
 }
 
+// The types below are a copy of types.go's (this program is package main): tables.go, which
+// compiles against types.go, fails to build if they drift apart.
+
 type localeData struct {
 	// Tag is the locale's canonical BCP 47 tag ("en-US").
 	Tag string
