@@ -68,7 +68,8 @@ func (rl *realm) guardSlowStrings(maxString int64) error {
 			s := rl.cappedString(name, "string", call.This, maxLen)
 			args := call.Arguments
 			if argIsString {
-				args = []goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}
+				// The rest (localeCompare's locales and options) pass through.
+				args = append([]goja.Value{rl.cappedString(name, "argument", call.Argument(0), maxLen)}, call.Arguments[min(1, len(call.Arguments)):]...)
 			}
 			if replaceArg {
 				args = []goja.Value{call.Argument(0), rl.boundedReplacement(s, call.Argument(1), maxString)}
@@ -151,6 +152,10 @@ var guardTable = []guardRow{
 	{[]string{"RegExp.prototype[Symbol.split]"}, "Go",
 		"reimplemented for ordinary regexps: one exec (through the exec wrapper) per match, searching from each split point, instead of a sticky attempt at every position; subclasses and replaced species get goja's",
 		"goja's generic split converts a non-ASCII subject once per position: 65,536 characters without a match took 24s in one step"},
+	{[]string{"Number.prototype.toLocaleString", "BigInt.prototype.toLocaleString", "Date.prototype.toLocaleString",
+		"Date.prototype.toLocaleDateString", "Date.prototype.toLocaleTimeString"}, "Go (intl.go)",
+		"reimplemented through Intl (see README): a locales array-like of more than 1,000 entries, as for every Intl constructor: RangeError",
+		"goja's ignore locales and options; a locales argument of length 2**32-1 would be read in one native step"},
 	{[]string{"String.prototype.localeCompare"}, "Go",
 		"receiver or argument over 1,048,576 characters: RangeError",
 		"8M non-ASCII characters took 1.9s in one step"},

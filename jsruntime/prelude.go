@@ -96,6 +96,9 @@ func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm
 	if err := rl.guardSources(); err != nil {
 		return nil, err
 	}
+	if err := rl.installIntl(maxString); err != nil {
+		return nil, err
+	}
 	if err := rl.guardSlowStrings(maxString); err != nil {
 		return nil, err
 	}

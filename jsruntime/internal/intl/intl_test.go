@@ -1,0 +1,96 @@
+package intl
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// mapOptions is an Options over a Go map.
+type mapOptions map[string]any
+
+func (m mapOptions) String(n string) (string, bool, error) {
+	v, ok := m[n]
+	if !ok {
+		return "", false, nil
+	}
+	switch v := v.(type) {
+	case string:
+		return v, true, nil
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), true, nil
+	}
+	return "", true, nil
+}
+
+func (m mapOptions) Number(n string) (float64, bool, error) {
+	v, ok := m[n].(float64)
+	return v, ok, nil
+}
+
+func (m mapOptions) Bool(n string) (bool, bool, error) {
+	v, ok := m[n].(bool)
+	return v, ok, nil
+}
+
+func (m mapOptions) BoolOrString(n string) (bool, string, bool, bool, error) {
+	switch v := m[n].(type) {
+	case bool:
+		return v, "", true, true, nil
+	case string:
+		return false, v, false, true, nil
+	}
+	return false, "", false, false, nil
+}
+
+// TestFormatsNeverPanic runs random numbers, digit options and time values through every
+// formatter of every locale: errors are fine, panics are not (they would end the host).
+func TestFormatsNeverPanic(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	specials := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, math.SmallestNonzeroFloat64, 1e21, -1e-7, 999999.5, 0.5}
+	optionSets := []mapOptions{
+		{}, {"notation": "compact"}, {"notation": "compact", "compactDisplay": "long"}, {"style": "percent"},
+		{"style": "currency", "currency": "JPY", "currencyDisplay": "name"}, {"maximumSignificantDigits": 21.0},
+		{"minimumFractionDigits": 100.0}, {"maximumFractionDigits": 0.0, "roundingMode": "expand"},
+		{"roundingMode": "ceil", "maximumSignificantDigits": 1.0}, {"minimumIntegerDigits": 21.0, "useGrouping": "always"},
+	}
+	for _, tag := range SupportedTags() {
+		loc, err := ResolveLocale([]string{tag})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range optionSets {
+			nf, err := NewNumberFormat(loc, o)
+			if err != nil {
+				t.Fatalf("%s %v: %v", tag, o, err)
+			}
+			pr, _ := NewPluralRules(loc, NoOptions{})
+			for i := range 300 {
+				f := r.NormFloat64() * math.Pow(10, float64(r.IntN(40)-20))
+				if i < len(specials) {
+					f = specials[i]
+				}
+				_ = nf.Format(Float(f))
+				_ = pr.Select(Float(f))
+			}
+			_ = nf.Format(BigInt("-123456789012345678901234567890"))
+			if n, ok := DecimalString("1e-1000000"); ok {
+				_ = nf.Format(n)
+			}
+		}
+		df, err := NewDateTimeFormat(loc, mapOptions{"dateStyle": "full", "timeStyle": "full", "timeZone": "America/New_York"}, "any", "date")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ms := range []float64{0, -8.64e15, 8.64e15, -62198755200000, 1e12} {
+			if _, err := df.Format(ms); err != nil {
+				t.Errorf("%s: %v", tag, err)
+			}
+		}
+		rf, _ := NewRelativeTimeFormat(loc, mapOptions{"numeric": "auto"})
+		for _, v := range specials {
+			_, _ = rf.FormatToParts(v, "days")
+		}
+	}
+}
