@@ -239,7 +239,15 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 	}
 
 	if unicode {
+		source := patternStr
 		patternStr = convertRegexpToUnicode(patternStr)
+		// runcode: Unicode property escapes become explicit ranges (regexp_property.go).
+		if patternStr, err = expandPropertyEscapes(patternStr, flags); err != nil {
+			if perr, ok := err.(*regexpPropertyError); ok {
+				perr.pattern = source
+			}
+			return
+		}
 	} else {
 		patternStr = convertRegexpToUtf16(patternStr)
 	}

@@ -241,14 +241,14 @@ func (self *_RegExp_parser) scanBracket() {
 	str := self.str[self.chrOffset:]
 	if strings.HasPrefix(str, "[]") {
 		// [] -- Empty character class
-		self.writeString("[^\u0000-\U0001FFFF]")
+		self.writeString("[^\u0000-\U0010FFFF]")
 		self.offset += 1
 		self.read()
 		return
 	}
 
 	if strings.HasPrefix(str, "[^]") {
-		self.writeString("[\u0000-\U0001FFFF]")
+		self.writeString("[\u0000-\U0010FFFF]")
 		self.offset += 2
 		self.read()
 		return
