@@ -17,10 +17,25 @@ import (
 
 const hex = "0123456789abcdef"
 
+// errJSONTrailing is the failure of JSON.parse of text with more after the value (runcode).
+var errJSONTrailing = errors.New("Unexpected token at the end")
+
 func (r *Runtime) builtinJSON_parse(call FunctionCall) Value {
-	d := json.NewDecoder(strings.NewReader(call.Argument(0).toString().String()))
+	text := call.Argument(0).toString().String()
+	d := json.NewDecoder(strings.NewReader(text))
 
 	value, err := r.builtinJSON_decodeValue(d)
+	if err == nil {
+		if _, err2 := d.Token(); err2 != io.EOF {
+			err = errJSONTrailing
+		}
+	}
+	// runcode: V8's message for the same text (runcode_json.go).
+	if err != nil {
+		if msg, ok := jsonParseErrorMessage(text); ok {
+			panic(r.newError(r.getSyntaxError(), msg))
+		}
+	}
 	if errors.Is(err, io.EOF) {
 		panic(r.newErrorf(r.getSyntaxError(), "Unexpected end of JSON input (%v)", err.Error()))
 	}
@@ -28,8 +43,8 @@ func (r *Runtime) builtinJSON_parse(call FunctionCall) Value {
 		panic(r.newError(r.getSyntaxError(), err.Error()))
 	}
 
-	if tok, err := d.Token(); err != io.EOF {
-		panic(r.newErrorf(r.getSyntaxError(), "Unexpected token at the end: %v", tok))
+	if err == errJSONTrailing {
+		panic(r.newErrorf(r.getSyntaxError(), "Unexpected token at the end"))
 	}
 
 	var reviver func(FunctionCall) Value

@@ -3,6 +3,7 @@ package goja
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -91,7 +92,8 @@ func TestEOFWrapping(t *testing.T) {
 		t.Fatal("Expected error")
 	}
 
-	if !strings.Contains(err.Error(), "Unexpected end of JSON input") {
+	// runcode: V8's message for this text (runcode_json.go).
+	if !strings.Contains(err.Error(), "Expected property name or '}' in JSON at position 1 (line 1 column 2)") {
 		t.Fatalf("Error doesn't contain human-friendly wrapper: %v", err)
 	}
 }
@@ -136,5 +138,29 @@ func BenchmarkJSONStringify(b *testing.B) {
 	b.StartTimer()
 	for i := 0; i < b.N; i++ {
 		stringify(nil, o)
+	}
+}
+
+// runcode: JSON.parse's messages are V8's (Node 22's) for the same text (computed with Node 22).
+func TestJSONParseV8Messages(t *testing.T) {
+	for text, want := range map[string]string{
+		``:                                    "Unexpected end of JSON input",
+		`[`:                                   "Unexpected end of JSON input",
+		`x`:                                   `Unexpected token 'x', "x" is not valid JSON`,
+		`undefined`:                           `"undefined" is not valid JSON`,
+		`[1,]`:                                `Unexpected token ']', "[1,]" is not valid JSON`,
+		`{"a":1}x`:                            "Unexpected non-whitespace character after JSON at position 7 (line 1 column 8)",
+		`{"a" 1}`:                             "Expected ':' after property name in JSON at position 5 (line 1 column 6)",
+		"[\n1\n2]":                            "Expected ',' or ']' after array element in JSON at position 4 (line 3 column 1)",
+		`"\u12g4"`:                            "Bad Unicode escape in JSON at position 5 (line 1 column 6)",
+		`01`:                                  "Unexpected number in JSON at position 1 (line 1 column 2)",
+		`<html><body>Not found</body></html>`: `Unexpected token '<', "<html><bod"... is not valid JSON`,
+		`{"aaaaaaaaaaaaaaaaaaaa": tru}`:       `Unexpected token '}', ..."aaaa": tru}" is not valid JSON`,
+		`[1,2,3,4,5,6,7,8,9,10,11,x,13,14]`:   `Unexpected token 'x', ..."8,9,10,11,x,13,14]" is not valid JSON`,
+	} {
+		_, err := New().RunString("JSON.parse(" + strconv.Quote(text) + ")")
+		if err == nil || !strings.HasPrefix(err.Error(), "SyntaxError: "+want+" at") {
+			t.Errorf("JSON.parse(%q): %v, want %s", text, err, want)
+		}
 	}
 }

@@ -73,6 +73,10 @@ type Program struct {
 	funcName unistring.String
 	src      *file.File
 	srcMap   []srcMapItem
+
+	// runcode: the source names of the callees and constructors the instructions at these pcs
+	// call, for V8's "x is not a function" (runcode_messages.go).
+	names []pcName
 }
 
 type compiler struct {
@@ -138,6 +142,7 @@ func (b *binding) emitGet() {
 	if b.isVar && !b.isArg {
 		b.scope.c.emit(loadStack(0))
 	} else {
+		b.scope.c.p.addName(len(b.scope.c.p.code), b.name.String()) // runcode
 		b.scope.c.emit(loadStackLex(0))
 	}
 }
@@ -147,6 +152,7 @@ func (b *binding) emitGetAt(pos int) {
 	if b.isVar && !b.isArg {
 		b.scope.c.p.code[pos] = loadStack(0)
 	} else {
+		b.scope.c.p.addName(pos, b.name.String()) // runcode
 		b.scope.c.p.code[pos] = loadStackLex(0)
 	}
 }
@@ -157,6 +163,7 @@ func (b *binding) emitGetP() {
 	} else {
 		// make sure TDZ is checked
 		b.markAccessPoint()
+		b.scope.c.p.addName(len(b.scope.c.p.code), b.name.String()) // runcode
 		b.scope.c.emit(loadStackLex(0), pop)
 	}
 }
@@ -172,6 +179,7 @@ func (b *binding) emitSet() {
 	if b.isVar && !b.isArg {
 		b.scope.c.emit(storeStack(0))
 	} else {
+		b.scope.c.p.addName(len(b.scope.c.p.code), b.name.String()) // runcode
 		b.scope.c.emit(storeStackLex(0))
 	}
 }
@@ -187,6 +195,7 @@ func (b *binding) emitSetP() {
 	if b.isVar && !b.isArg {
 		b.scope.c.emit(storeStackP(0))
 	} else {
+		b.scope.c.p.addName(len(b.scope.c.p.code), b.name.String()) // runcode
 		b.scope.c.emit(storeStackLexP(0))
 	}
 }
@@ -849,6 +858,10 @@ func (s *scope) trimCode(delta int) {
 		srcMap := s.c.p.srcMap
 		for i := range srcMap {
 			srcMap[i].pc -= delta
+		}
+		names := s.c.p.names // runcode
+		for i := range names {
+			names[i].pc -= delta
 		}
 		s.adjustBase(-delta)
 	}

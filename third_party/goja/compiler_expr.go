@@ -30,6 +30,8 @@ type compiledCallExpr struct {
 	callee compiledExpr
 
 	isVariadic bool
+
+	calleeText string // runcode: the callee as V8 names it in its messages
 }
 
 type compiledNewExpr struct {
@@ -2317,6 +2319,7 @@ func (e *compiledNewExpr) emitGetter(putOnStack bool) {
 		expr.emitGetter(true)
 	}
 	e.addSrcMap()
+	e.c.p.addName(len(e.c.p.code), e.calleeText) // runcode
 	if e.isVariadic {
 		e.c.emit(newVariadic, endVariadic)
 	} else {
@@ -2347,6 +2350,7 @@ func (c *compiler) compileNewExpression(v *ast.NewExpression) compiledExpr {
 			callee:     c.compileExpression(v.Callee),
 			args:       args,
 			isVariadic: isVariadic,
+			calleeText: calleeText(v.Callee),
 		},
 	}
 	r.init(c, v.Idx0())
@@ -2951,6 +2955,7 @@ func (e *compiledArrayLiteral) emitGetter(putOnStack bool) {
 		if spread, ok := v.(*ast.SpreadElement); ok {
 			hasSpread = true
 			e.c.compileExpression(spread.Expression).emitGetter(true)
+			e.c.p.addName(len(e.c.p.code), calleeText(spread.Expression)) // runcode
 			e.c.emit(pushArraySpread)
 		} else {
 			if v != nil {
@@ -3095,6 +3100,7 @@ func (e *compiledCallExpr) emitGetter(putOnStack bool) {
 			}
 		}
 	} else {
+		e.c.p.addName(len(e.c.p.code), e.calleeText) // runcode
 		if e.isVariadic {
 			e.c.emit(callVariadic)
 		} else {
@@ -3155,6 +3161,7 @@ func (c *compiler) compileCallExpression(v *ast.CallExpression) compiledExpr {
 		args:       args,
 		callee:     c.compileCallee(v.Callee),
 		isVariadic: isVariadic,
+		calleeText: calleeText(v.Callee),
 	}
 	r.init(c, v.LeftParenthesis)
 	return r

@@ -450,6 +450,7 @@ func (c *compiler) compileLabeledForInOfStatement(into ast.ForInto, source ast.E
 		c.popScope()
 	}
 	if iter {
+		c.p.addName(len(c.p.code), calleeText(source)) // runcode
 		c.emit(iterateP)
 	} else {
 		c.emit(enumerate)

@@ -921,6 +921,9 @@ func (o *baseObject) assertCallable() (func(FunctionCall) Value, bool) {
 }
 
 func (o *baseObject) vmCall(vm *vm, _ int) {
+	if name, ok := vm.prg.nameAt(vm.pc); ok { // runcode: V8's message
+		panic(vm.r.NewTypeError("%s is not a function", name))
+	}
 	panic(vm.r.NewTypeError("Not a function: %s", o.val.toString()))
 }
 

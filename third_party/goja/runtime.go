@@ -2702,10 +2702,19 @@ type iteratorRecord struct {
 }
 
 func (r *Runtime) getIterator(obj Value, method func(FunctionCall) Value) *iteratorRecord {
+	return r.getIteratorNamed(obj, method, nil, 0)
+}
+
+// getIteratorNamed is getIterator with V8's messages for a value that is not iterable, naming
+// the source expression prg records for the instruction at pc, if any (runcode).
+func (r *Runtime) getIteratorNamed(obj Value, method func(FunctionCall) Value, prg *Program, pc int) *iteratorRecord {
 	if method == nil {
+		if obj == _null || obj == _undefined {
+			panic(r.newNotIterableError(obj, prg, pc))
+		}
 		method = toMethod(r.getV(obj, SymIterator))
 		if method == nil {
-			panic(r.NewTypeError("object is not iterable"))
+			panic(r.newNotIterableError(obj, prg, pc))
 		}
 	}
 

@@ -945,7 +945,13 @@ func (vm *vm) toCallee(v Value) *Object {
 		unresolved.throw()
 		panic("Unreachable")
 	case memberUnresolved:
+		if name, ok := vm.prg.nameAt(vm.pc); ok { // runcode: V8's message
+			panic(vm.r.NewTypeError("%s is not a function", name))
+		}
 		panic(vm.r.NewTypeError("Object has no member '%s'", unresolved.ref))
+	}
+	if name, ok := vm.prg.nameAt(vm.pc); ok { // runcode: V8's message
+		panic(vm.r.NewTypeError("%s is not a function", name))
 	}
 	panic(vm.r.NewTypeError("Value is not an object: %s", v.toString()))
 }
@@ -1063,7 +1069,7 @@ func (l loadStackLex) exec(vm *vm) {
 		p = &vm.stack[vm.sb+vm.args+int(l)]
 	}
 	if *p == nil {
-		vm.throw(errAccessBeforeInit)
+		vm.throw(vm.accessBeforeInit()) // runcode: names the variable
 		return
 	}
 	vm.push(*p)
@@ -1075,7 +1081,7 @@ type loadStack1Lex int
 func (l loadStack1Lex) exec(vm *vm) {
 	p := &vm.stack[vm.sb+int(l)]
 	if *p == nil {
-		vm.throw(errAccessBeforeInit)
+		vm.throw(vm.accessBeforeInit()) // runcode: names the variable
 		return
 	}
 	vm.push(*p)
@@ -1127,7 +1133,7 @@ func (vm *vm) storeStackLex(s int) {
 	if *p != nil {
 		*p = vm.stack[vm.sp-1]
 	} else {
-		panic(errAccessBeforeInit)
+		panic(vm.accessBeforeInit()) // runcode: names the variable
 	}
 	vm.pc++
 }
@@ -1142,7 +1148,7 @@ func (vm *vm) storeStack1Lex(s int) {
 	if *p != nil {
 		*p = vm.stack[vm.sp-1]
 	} else {
-		panic(errAccessBeforeInit)
+		panic(vm.accessBeforeInit()) // runcode: names the variable
 	}
 	vm.pc++
 }
@@ -1913,7 +1919,7 @@ type _setElem struct{}
 var setElem _setElem
 
 func (_setElem) exec(vm *vm) {
-	obj := vm.stack[vm.sp-3].ToObject(vm.r)
+	obj := vm.r.setBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2])
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	val := vm.stack[vm.sp-1]
 
@@ -1929,7 +1935,7 @@ type _setElem1 struct{}
 var setElem1 _setElem1
 
 func (_setElem1) exec(vm *vm) {
-	obj := vm.stack[vm.sp-3].ToObject(vm.r)
+	obj := vm.r.setBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2])
 	propName := vm.stack[vm.sp-2]
 	val := vm.stack[vm.sp-1]
 
@@ -1986,7 +1992,7 @@ type _setElemP struct{}
 var setElemP _setElemP
 
 func (_setElemP) exec(vm *vm) {
-	obj := vm.stack[vm.sp-3].ToObject(vm.r)
+	obj := vm.r.setBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2])
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	val := vm.stack[vm.sp-1]
 
@@ -2007,7 +2013,7 @@ func (_setElemStrict) exec(vm *vm) {
 	if receiverObj, ok := receiver.(*Object); ok {
 		receiverObj.setOwn(propName, val, true)
 	} else {
-		base := receiver.ToObject(vm.r)
+		base := vm.r.setBase(receiver, propName)
 		base.set(propName, val, receiver, true)
 	}
 
@@ -2069,7 +2075,7 @@ func (_setElemStrictP) exec(vm *vm) {
 	if receiverObj, ok := receiver.(*Object); ok {
 		receiverObj.setOwn(propName, val, true)
 	} else {
-		base := receiver.ToObject(vm.r)
+		base := vm.r.setBase(receiver, propName)
 		base.set(propName, val, receiver, true)
 	}
 
@@ -2171,7 +2177,7 @@ type getPropRef unistring.String
 
 func (p getPropRef) exec(vm *vm) {
 	vm.refStack = append(vm.refStack, &objStrRef{
-		base: vm.stack[vm.sp-1].ToObject(vm.r),
+		base: vm.r.readBase(vm.stack[vm.sp-1], unistring.String(p)),
 		name: unistring.String(p),
 	})
 	vm.sp--
@@ -2194,7 +2200,7 @@ type getPropRefStrict unistring.String
 
 func (p getPropRefStrict) exec(vm *vm) {
 	vm.refStack = append(vm.refStack, &objStrRef{
-		base:   vm.stack[vm.sp-1].ToObject(vm.r),
+		base:   vm.r.readBase(vm.stack[vm.sp-1], unistring.String(p)),
 		name:   unistring.String(p),
 		strict: true,
 	})
@@ -2219,7 +2225,7 @@ type setProp unistring.String
 
 func (p setProp) exec(vm *vm) {
 	val := vm.stack[vm.sp-1]
-	vm.stack[vm.sp-2].ToObject(vm.r).self.setOwnStr(unistring.String(p), val, false)
+	vm.r.setBase(vm.stack[vm.sp-2], unistring.String(p)).self.setOwnStr(unistring.String(p), val, false)
 	vm.stack[vm.sp-2] = val
 	vm.sp--
 	vm.pc++
@@ -2229,7 +2235,7 @@ type setPropP unistring.String
 
 func (p setPropP) exec(vm *vm) {
 	val := vm.stack[vm.sp-1]
-	vm.stack[vm.sp-2].ToObject(vm.r).self.setOwnStr(unistring.String(p), val, false)
+	vm.r.setBase(vm.stack[vm.sp-2], unistring.String(p)).self.setOwnStr(unistring.String(p), val, false)
 	vm.sp -= 2
 	vm.pc++
 }
@@ -2243,7 +2249,7 @@ func (p setPropStrict) exec(vm *vm) {
 	if receiverObj, ok := receiver.(*Object); ok {
 		receiverObj.self.setOwnStr(propName, val, true)
 	} else {
-		base := receiver.ToObject(vm.r)
+		base := vm.r.setBase(receiver, propName)
 		base.setStr(propName, val, receiver, true)
 	}
 
@@ -2335,7 +2341,7 @@ func (p setPropStrictP) exec(vm *vm) {
 	if receiverObj, ok := receiver.(*Object); ok {
 		receiverObj.self.setOwnStr(propName, val, true)
 	} else {
-		base := receiver.ToObject(vm.r)
+		base := vm.r.setBase(receiver, propName)
 		base.setStr(propName, val, receiver, true)
 	}
 
@@ -2522,7 +2528,7 @@ func (g getProp) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.newReadPropertyError(v, unistring.String(g)))
 		return
 	}
 	vm.stack[vm.sp-1] = nilSafe(obj.self.getStr(unistring.String(g), v))
@@ -2537,7 +2543,7 @@ func (g getPropRecv) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.newReadPropertyError(v, unistring.String(g)))
 		return
 	}
 	vm.stack[vm.sp-2] = nilSafe(obj.self.getStr(unistring.String(g), recv))
@@ -2552,7 +2558,7 @@ func (g getPropRecvCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.newReadPropertyError(v, unistring.String(g)))
 		return
 	}
 
@@ -2573,7 +2579,7 @@ func (g getPropCallee) exec(vm *vm) {
 	obj := v.baseObject(vm.r)
 	n := unistring.String(g)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined or null", n))
+		vm.throw(vm.r.newReadPropertyError(v, n))
 		return
 	}
 	prop := obj.self.getStr(n, v)
@@ -2593,7 +2599,7 @@ func (_getElem) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.newReadPropertyError(v, vm.stack[vm.sp-1]))
 		return
 	}
 	propName := toPropertyKey(vm.stack[vm.sp-1])
@@ -2613,7 +2619,7 @@ func (_getElemRecv) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-2]))
+		vm.throw(vm.r.newReadPropertyError(v, vm.stack[vm.sp-2]))
 		return
 	}
 	propName := toPropertyKey(vm.stack[vm.sp-2])
@@ -2633,7 +2639,7 @@ func (_getKey) exec(vm *vm) {
 	obj := v.baseObject(vm.r)
 	propName := vm.stack[vm.sp-1]
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", propName.String()))
+		vm.throw(vm.r.newReadPropertyError(v, propName))
 		return
 	}
 
@@ -2651,7 +2657,7 @@ func (_getElemCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.newReadPropertyError(v, vm.stack[vm.sp-1]))
 		return
 	}
 
@@ -2674,7 +2680,7 @@ func (_getElemRecvCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.newReadPropertyError(v, vm.stack[vm.sp-1]))
 		return
 	}
 
@@ -2766,7 +2772,7 @@ var pushArraySpread _pushArraySpread
 
 func (_pushArraySpread) exec(vm *vm) {
 	arr := vm.stack[vm.sp-2].(*Object).self.(*arrayObject)
-	vm.r.getIterator(vm.stack[vm.sp-1], nil).iterate(func(val Value) {
+	vm.r.getIteratorNamed(vm.stack[vm.sp-1], nil, vm.prg, vm.pc).iterate(func(val Value) {
 		if arr.length < math.MaxUint32 {
 			arr.length++
 		} else {
@@ -2832,7 +2838,7 @@ func (vm *vm) setLocalLex(s int) {
 	}
 	p := &stash.values[idx]
 	if *p == nil {
-		panic(errAccessBeforeInit)
+		panic(vm.accessBeforeInit()) // runcode: names the variable
 	}
 	*p = v
 	vm.pc++
@@ -3055,7 +3061,7 @@ func (g loadStashLex) exec(vm *vm) {
 
 	v := stash.getByIdx(idx)
 	if v == nil {
-		vm.throw(errAccessBeforeInit)
+		vm.throw(vm.accessBeforeInit()) // runcode: names the variable
 		return
 	}
 	vm.push(v)
@@ -3128,7 +3134,7 @@ func (g *loadMixedLex) exec(vm *vm) {
 	if stash != nil {
 		v := stash.getByIdx(idx)
 		if v == nil {
-			vm.throw(errAccessBeforeInit)
+			vm.throw(vm.accessBeforeInit()) // runcode: names the variable
 			return
 		}
 		vm.push(v)
@@ -4856,6 +4862,9 @@ type _new uint32
 func (n _new) exec(vm *vm) {
 	sp := vm.sp - int(n)
 	obj := vm.stack[sp-1]
+	if name, ok := vm.prg.nameAt(vm.pc); ok && !isConstructor(obj) { // runcode: V8's message
+		panic(vm.r.NewTypeError("%s is not a constructor", name))
+	}
 	ctor := vm.r.toConstructor(obj)
 	vm.stack[sp-1] = ctor(vm.stack[sp:vm.sp], nil)
 	vm.sp = sp
@@ -5102,7 +5111,7 @@ type _iterateP struct{}
 var iterateP _iterateP
 
 func (_iterateP) exec(vm *vm) {
-	iter := vm.r.getIterator(vm.stack[vm.sp-1], nil)
+	iter := vm.r.getIteratorNamed(vm.stack[vm.sp-1], nil, vm.prg, vm.pc)
 	vm.iterStack = append(vm.iterStack, iterStackItem{iter: iter})
 	vm.sp--
 	vm.pc++
