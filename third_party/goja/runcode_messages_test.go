@@ -1,6 +1,9 @@
 package goja
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // runcode: V8's (Node 22's) messages; the expected values are Node 22's.
 func TestV8ErrorMessages(t *testing.T) {
@@ -29,5 +32,19 @@ func TestV8ErrorMessages(t *testing.T) {
 		if got := ex.Value().String(); got != want {
 			t.Errorf("%s: got %s, want %s", src, got, want)
 		}
+	}
+}
+
+// runcode: \u{10FFFF} in a string literal made the lexer panic (parser/lexer.go).
+func TestMaxCodePointEscape(t *testing.T) {
+	v, err := New().RunString(`["\u{10FFFF}".length, '\u{0010ffff}'.codePointAt(0), ` + "`\\u{10FFFF}`" + `.length].join()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != "2,1114111,2" {
+		t.Errorf("got %s", got)
+	}
+	if _, err := New().RunString(`"\u{110000}"`); err == nil || !strings.Contains(err.Error(), "SyntaxError") {
+		t.Errorf("\\u{110000}: %v", err)
 	}
 }
