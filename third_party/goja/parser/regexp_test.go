@@ -135,9 +135,9 @@ func TestRegExp(t *testing.T) {
 
 			test(`(a(bc))`, `(a(bc))`)
 
-			test(`[]`, "[^\u0000-\U0001FFFF]")
+			test(`[]`, "[^\u0000-\U0010FFFF]")
 
-			test(`[^]`, "[\u0000-\U0001FFFF]")
+			test(`[^]`, "[\u0000-\U0010FFFF]")
 
 			test(`\s+`, "["+WhitespaceChars+"]+")
 
