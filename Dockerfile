@@ -11,6 +11,8 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# go.mod replaces goja with the fork in third_party/goja (third_party/goja/RUNCODE.md).
+COPY third_party/ third_party/
 RUN go mod download
 COPY . .
 # The same command as the README's "static binary" line (deploy/deploy_test.go checks it).

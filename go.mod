@@ -55,3 +55,5 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12
 )
+
+replace github.com/dop251/goja => ./third_party/goja

@@ -271,8 +271,9 @@ func (r *run) noteMissing(ns int, lvl *level, name string) {
 	r.missing = append(r.missing, missingMember{ns, lvl, name, line})
 }
 
-// explainMissing rewrites goja's "Object has no member 'x'", the TypeError of a call of a
-// missing member, in msg (the rendering of thrown) when it follows a missed lookup of x on a
+// explainMissing rewrites "….x is not a function", the TypeError of a call of a missing member
+// (V8's message, which runcode's goja gives; "Object has no member 'x'" where goja cannot name
+// the callee), in msg (the rendering of thrown) when it follows a missed lookup of x on a
 // namespace on the line where it was thrown: "tools.x is not a tool (did you mean y?)", naming
 // the closest members.
 func (r *run) explainMissing(thrown *goja.Object, msg string) string {
@@ -282,7 +283,9 @@ func (r *run) explainMissing(thrown *goja.Object, msg string) string {
 	message := jsString(thrown.Get("message"))
 	for i := len(r.missing) - 1; i >= 0; i-- {
 		m := r.missing[i]
-		if message != "Object has no member '"+m.name+"'" || !thrownOnLine(thrown, m.line) {
+		callee, isCall := strings.CutSuffix(message, " is not a function")
+		named := isCall && strings.HasSuffix(callee, "."+m.name) || message == "Object has no member '"+m.name+"'"
+		if !named || !thrownOnLine(thrown, m.line) {
 			continue
 		}
 		ns := &r.bound[m.ns]

@@ -51,7 +51,7 @@ func TestConformanceMissingMemberSuggests(t *testing.T) {
 				{"default noun", "", "await tools.gerp({})", "TypeError: tools.gerp is not a function (did you mean grep?)\n\tat …"},
 				{"bracket", "tool", "await tools['red-file']({})", "TypeError: tools[\"red-file\"] is not a tool (did you mean read_file?)\n\tat …"},
 				{"typescript", "tool", "const n: number = 1;\nawait tools.stats({})", "TypeError: tools.stats is not a tool (did you mean stat?)\n\tat main.ts:2:…"},
-				{"other object keeps goja's message", "tool", "const o = {};\ntools.red_file;\no.red_file()", "TypeError: Object has no member 'red_file'\n\tat …"},
+				{"other object keeps V8's message", "tool", "const o = {};\ntools.red_file;\no.red_file()", "TypeError: o.red_file is not a function\n\tat …"},
 			} {
 				t.Run(c.name, func(t *testing.T) {
 					fns := make([]jsruntime.Function, len(names))

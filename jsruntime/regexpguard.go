@@ -39,14 +39,20 @@ const (
 	// \W took 2.5s), and goja compiles any pattern with regexp2 when a global or sticky search
 	// starts past 0. At the cap (1<<24: fifteen '.' or seven \W) a compile takes 0.16-0.23s.
 	MaxRegexpFolded = 1 << 24
+	// MaxRegexpPropertyRanges bounds the code point ranges a pattern's Unicode property
+	// escapes (\p{…}, \P{…} with the u flag) are compiled to: goja writes each one out as its
+	// ranges (\p{L} 659, the largest 876), which RE2 and regexp2 then parse; at the cap regexp2
+	// took 1.5 times as long as at the expansion limit (BenchmarkRegexpCompileAtLimits).
+	MaxRegexpPropertyRanges = 1 << 15
 )
 
 // Messages of the regexp guard (thrown as RangeError).
 const (
-	msgRegexpTooLong     = "%s: the pattern is %d characters long, over the limit of %d"
-	msgRegexpTooDeep     = "%s: the pattern nests groups more than %d levels deep"
-	msgRegexpTooExpanded = "%s: the pattern's counted repetitions ({n,m}) add more than %d elements"
-	msgRegexpTooFolded   = "%s: the case-insensitive pattern's classes cover more than %d code points ('.' counts 1114112, \\W, \\S and \\D 2228224 each)"
+	msgRegexpTooLong       = "%s: the pattern is %d characters long, over the limit of %d"
+	msgRegexpTooDeep       = "%s: the pattern nests groups more than %d levels deep"
+	msgRegexpTooExpanded   = "%s: the pattern's counted repetitions ({n,m}) add more than %d elements"
+	msgRegexpTooFolded     = "%s: the case-insensitive pattern's classes cover more than %d code points ('.' counts 1114112, \\W, \\S and \\D 2228224 each)"
+	msgRegexpTooManyRanges = "%s: the pattern's Unicode property escapes (\\p{…}, \\P{…}) stand for more than %d code point ranges"
 )
 
 // regexpPatternError returns the message for a pattern over the limits, or "" when it is
@@ -57,15 +63,56 @@ func regexpPatternError(what, src, flags string, length int, checkNesting bool) 
 		return fmt.Sprintf(msgRegexpTooLong, what, length, MaxRegexpSource)
 	}
 	nesting, expansion := measureRegexp(src)
+	unicode := strings.ContainsAny(flags, "uv")
 	switch {
 	case checkNesting && nesting > MaxRegexpNesting:
 		return fmt.Sprintf(msgRegexpTooDeep, what, MaxRegexpNesting)
 	case expansion > MaxRegexpExpansion:
 		return fmt.Sprintf(msgRegexpTooExpanded, what, MaxRegexpExpansion)
-	case strings.Contains(flags, "i") && foldedCodePoints(src) > MaxRegexpFolded:
+	case unicode && propertyRanges(src) > MaxRegexpPropertyRanges:
+		return fmt.Sprintf(msgRegexpTooManyRanges, what, MaxRegexpPropertyRanges)
+	case strings.Contains(flags, "i") && foldedCodePoints(src, unicode) > MaxRegexpFolded:
 		return fmt.Sprintf(msgRegexpTooFolded, what, MaxRegexpFolded)
 	}
 	return ""
+}
+
+// propertyEscape reports whether src[i:] is a Unicode property escape (\p{body} or \P{body},
+// whose body is not a repetition count: without the u flag \p{2} is "pp") and returns the
+// index after it and how many code point ranges and code points goja compiles it to with the u
+// flag (0 for a name goja refuses, which never compiles).
+func propertyEscape(src string, i int) (end, ranges, codePoints int, ok bool) {
+	if i+2 >= len(src) || src[i] != '\\' || (src[i+1] != 'p' && src[i+1] != 'P') || src[i+2] != '{' {
+		return 0, 0, 0, false
+	}
+	if _, _, isCount := repetitionCount(src, i+2); isCount {
+		return 0, 0, 0, false
+	}
+	closing := strings.IndexByte(src[i+3:], '}')
+	if closing < 0 {
+		return 0, 0, 0, false
+	}
+	end = i + 3 + closing + 1
+	ranges, codePoints, _ = goja.RegExpPropertyEscapeSize(src[i+3:end-1], src[i+1] == 'P')
+	return end, ranges, codePoints, true
+}
+
+// propertyRanges returns the code point ranges the Unicode property escapes of src, a pattern
+// with the u flag, are compiled to, in one linear pass.
+func propertyRanges(src string) int {
+	total := 0
+	for i := 0; i < len(src); {
+		if end, ranges, _, ok := propertyEscape(src, i); ok {
+			total += ranges
+			i = end
+			continue
+		}
+		if src[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return total
 }
 
 // Code points of the classes regexp2 case-folds without a shortcut.
@@ -76,12 +123,19 @@ const (
 
 // foldedCodePoints returns, in one linear pass, an upper bound of the code points regexp2
 // case-folds one by one when it compiles src case-insensitively: '.', \W, \S and \D (in a class
-// or not), and the span of each range in a class. It saturates far past MaxRegexpFolded.
-func foldedCodePoints(src string) int {
+// or not), the span of each range in a class, and with the u flag (unicode) the code points of
+// each Unicode property escape, which goja writes out as ranges. It saturates far past
+// MaxRegexpFolded.
+func foldedCodePoints(src string, unicode bool) int {
 	const ceiling = 1 << 40
 	total := 0
 	add := func(n int) { total = min(total+n, ceiling) }
 	for i := 0; i < len(src); {
+		if end, _, codePoints, ok := propertyEscape(src, i); ok && unicode {
+			add(codePoints)
+			i = end
+			continue
+		}
 		switch src[i] {
 		case '\\':
 			if i+1 < len(src) && strings.IndexByte("WSD", src[i+1]) >= 0 {
@@ -97,6 +151,11 @@ func foldedCodePoints(src string) int {
 				i++
 			}
 			for i < len(src) && src[i] != ']' {
+				if end, _, codePoints, ok := propertyEscape(src, i); ok && unicode {
+					add(codePoints)
+					i = end
+					continue
+				}
 				if src[i] == '\\' && i+1 < len(src) && strings.IndexByte("WSD", src[i+1]) >= 0 {
 					add(negatedCodePoints)
 					i += 2
@@ -189,6 +248,9 @@ func measureRegexp(src string) (nesting, expansion int) {
 			add(1)
 			base++
 			i += 2
+			if end, _, _, ok := propertyEscape(src, i-2); ok {
+				i = end // one atom, whatever its braces hold
+			}
 		case '[':
 			j := i + 1
 			if j < len(src) && src[j] == '^' {
@@ -283,8 +345,8 @@ func repetitionCount(src string, i int) (times, end int, ok bool) {
 }
 
 // mayHoldCostlyRegexp reports whether source text could hold a regular-expression literal over
-// the length, expansion or case-folding limit: only text longer than the length limit, with a
-// '{' followed by a digit, or with a '/' followed by flags that include 'i' can. It lets
+// the limits: only text longer than the length limit, with a '{' followed by a digit, with a
+// '/' followed by flags that include 'i', or with a property escape (\p, \P) can. It lets
 // checkRegexpLiterals skip the parse for most text.
 func mayHoldCostlyRegexp(src string) bool {
 	if len(src) > MaxRegexpSource {
@@ -292,6 +354,10 @@ func mayHoldCostlyRegexp(src string) bool {
 	}
 	for i := 0; i+1 < len(src); i++ {
 		switch src[i] {
+		case '\\':
+			if src[i+1] == 'p' || src[i+1] == 'P' {
+				return true // a property escape stands for up to 876 ranges
+			}
 		case '{':
 			if src[i+1] >= '0' && src[i+1] <= '9' {
 				return true
@@ -464,7 +530,8 @@ func (rl *realm) checkSourceFolding(what string, rx *goja.Object) {
 	if !ok || src.Length() > MaxRegexpSource {
 		return // measured when rx was made
 	}
-	if msg := regexpPatternError(what, src.String(), "i", src.Length(), false); msg != "" {
+	// The copy may add the u flag too, which compiles property escapes.
+	if msg := regexpPatternError(what, src.String(), "iu", src.Length(), false); msg != "" {
 		panic(rl.rangeError(msg))
 	}
 }

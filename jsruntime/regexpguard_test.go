@@ -35,6 +35,8 @@ func TestMeasureRegexp(t *testing.T) {
 		{"((((", 4, 0},
 		{"))))", 0, 0},
 		{strings.Repeat("(?=", 1001) + "a" + strings.Repeat(")", 1001), 1001, 0},
+		{`\p{L}{1000}`, 0, 999}, // a property escape is one atom, not its closing brace
+		{`\p{2}`, 0, 1},         // without the u flag, "pp"
 	} {
 		nesting, expansion := measureRegexp(c.pattern)
 		if nesting != c.nesting || expansion != c.expansion {
@@ -151,6 +153,12 @@ func BenchmarkRegexpCompileAtLimits(b *testing.B) {
 		{"case-folding-dots-at-cap-i", "(?=a)" + strings.Repeat(".", 15), "i"},
 		{"case-folding-negated-at-cap-i", "(?=a)" + strings.Repeat(`\W`, 7), "i"},
 		{"case-folding-ranges-at-cap-i", "(?=a)" + strings.Repeat(`[\0-\uffff]`, 256), "i"},
+		// \P{Grapheme_Base} is the largest expansion, 876 ranges: 37 of them are under the cap.
+		{"property-ranges-at-cap-u", strings.Repeat(`\P{Grapheme_Base}`, 37), "u"},
+		{"property-ranges-at-cap-regexp2-u", "(?=a)" + strings.Repeat(`\P{Grapheme_Base}`, 37), "u"},
+		{"property-ranges-at-cap-class-regexp2-u", "(?=a)[" + strings.Repeat(`\p{Grapheme_Base}\P{Grapheme_Base}`, 18) + "]", "u"},
+		// \P{L} covers 978,000 code points: 17 of them are under the case-folding cap.
+		{"property-folding-at-cap-iu", "(?=a)" + strings.Repeat(`\P{L}`, 17), "iu"},
 	}
 	vm := goja.New()
 	ctor, _ := goja.AssertConstructor(vm.Get("RegExp"))
@@ -187,9 +195,56 @@ func TestFoldedCodePoints(t *testing.T) {
 		{"[a-]", 0},
 		{"[z-a]", 0},
 	} {
-		if got := foldedCodePoints(c.pattern); got != c.want {
+		if got := foldedCodePoints(c.pattern, false); got != c.want {
 			t.Errorf("foldedCodePoints(%q) = %d, want %d", c.pattern, got, c.want)
 		}
+	}
+	// With the u flag a property escape counts its code points, in a class or not; without it,
+	// it is the letters it spells.
+	for _, c := range []struct {
+		pattern string
+		unicode bool
+		want    int
+	}{
+		{`\p{ASCII}`, true, 128},
+		{`\P{ASCII}`, true, 0x110000 - 128},
+		{`[\p{ASCII}a-z]`, true, 128 + 26},
+		{`[^\p{Lu}\P{Any}]`, true, 1831},
+		{`\p{ASCII}`, false, 0},
+		{`\p{Nope}`, true, 0},
+	} {
+		if got := foldedCodePoints(c.pattern, c.unicode); got != c.want {
+			t.Errorf("foldedCodePoints(%q, %v) = %d, want %d", c.pattern, c.unicode, got, c.want)
+		}
+	}
+}
+
+// TestRegexpPropertyRangesLimit: goja writes each Unicode property escape out as its code point
+// ranges (\P{Grapheme_Base} 876), so 2,000 of them made a pattern of 30 MB that took RE2 1s and
+// 170 MB, and regexp2 5s; the limit counts them before goja compiles the pattern, whatever the
+// entry point, and only with the u flag.
+func TestRegexpPropertyRangesLimit(t *testing.T) {
+	if got := propertyRanges(`\p{L}[\P{L}\p{ASCII}]\\p{L}\p{Nope}`); got != 659+660+1 {
+		t.Errorf("propertyRanges = %d, want %d", got, 659+660+1)
+	}
+	rl := freshRealm(t, Config{})
+	const msg = "the pattern's Unicode property escapes (\\p{…}, \\P{…}) stand for more than 32768 code point ranges"
+	for _, c := range []struct{ code, what string }{
+		{`new RegExp("\\P{Grapheme_Base}".repeat(38), "u")`, "RegExp"},
+		{`"x".match(new RegExp("[" + "\\P{Grapheme_Base}".repeat(38) + "]", "gu"))`, "RegExp"},
+		{`/x/.compile("\\P{Grapheme_Base}".repeat(38), "u")`, "RegExp.prototype.compile"},
+		{"eval('/' + '\\\\P{Grapheme_Base}'.repeat(38) + '/u')", "regular expression literal in eval source"},
+	} {
+		_, err := rl.vm.RunString(c.code)
+		wantRangeError(t, err, c.what+": "+msg)
+	}
+	for _, code := range []string{`new RegExp("\\P{Grapheme_Base}".repeat(37), "u")`, `new RegExp("\\P{Grapheme_Base}".repeat(38), "g")`} {
+		if _, err := rl.vm.RunString(code); err != nil {
+			t.Errorf("%s: %v", code, err)
+		}
+	}
+	if c := transformAndCompile("(async function () {", "return /"+strings.Repeat(`\P{Grapheme_Base}`, 38)+"/u.test('a')"); !strings.HasPrefix(c.msg, "main.ts: RangeError: regular expression literal in the program: "+msg) {
+		t.Errorf("program: %q", c.msg)
 	}
 }
 
