@@ -179,6 +179,182 @@
 			return decode0(buffer, input.byteOffset, input.byteLength, this.#fatal, this.#ignoreBOM);
 		}
 	}
+
+	// --- Timers (timers.go schedules them on the run's loop) ---
+	const timerAdd = host.timerAdd, timerClear = host.timerClear, timerRef = host.timerRef, timerRefresh = host.timerRefresh;
+	const toPrimitiveSym = Symbol.toPrimitive, toStringTagSym = Symbol.toStringTag;
+	// received describes a value as Node's ERR_INVALID_ARG_TYPE messages do.
+	const received = (v) => {
+		if (v === null || v === undefined) return " Received " + v;
+		if (typeof v === "function") return " Received function " + (v.name || "<anonymous>");
+		if (typeof v === "object") {
+			const c = v.constructor;
+			return c && typeof c === "function" && c.name ? " Received an instance of " + c.name : " Received " + toStr(v);
+		}
+		let shown = typeof v === "string" ? v : typeof v === "symbol" ? v.toString() : toStr(v);
+		if (shown.length > 28) shown = shown.slice(0, 25) + "...";
+		if (typeof v === "string") shown = "'" + shown + "'";
+		else if (typeof v === "bigint") shown += "n";
+		return " Received type " + typeof v + " (" + shown + ")";
+	};
+	const argType = (name, what, v) => {
+		const e = new TypeErr("The \"" + name + "\" argument must be " + what + "." + received(v));
+		defineProperty(e, "code", { __proto__: null, value: "ERR_INVALID_ARG_TYPE", writable: true, enumerable: false, configurable: true });
+		return e;
+	};
+	const checkCallback = (callback) => {
+		if (typeof callback !== "function") throw argType("callback", "of type function", callback);
+	};
+	const argsAfter = (args, from) => {
+		const out = [];
+		for (let i = from; i < args.length; i++) out[i - from] = args[i];
+		return out;
+	};
+	let makeTimeout, timeoutID, makeImmediate, immediateID;
+	class Timeout {
+		#id = 0; #ref = true;
+		static { makeTimeout = (kind, callback, delay, args) => { const t = new Timeout(); t.#id = timerAdd(t, callback, delay, kind, args); return t; };
+			timeoutID = (t) => (#id in t ? t.#id : undefined); }
+		ref() { this.#ref = true; timerRef(this.#id, true); return this; }
+		unref() { this.#ref = false; timerRef(this.#id, false); return this; }
+		hasRef() { return this.#ref; }
+		refresh() { timerRefresh(this.#id); return this; }
+		close() { timerClear(this.#id); return this; }
+		[toPrimitiveSym]() { return this.#id; }
+	}
+	class Immediate {
+		#id = 0; #ref = true;
+		static { makeImmediate = (callback, args) => { const t = new Immediate(); t.#id = timerAdd(t, callback, 0, 2, args); return t; };
+			immediateID = (t) => (#id in t ? t.#id : undefined); }
+		ref() { this.#ref = true; timerRef(this.#id, true); return this; }
+		unref() { this.#ref = false; timerRef(this.#id, false); return this; }
+		hasRef() { return this.#ref; }
+	}
+	// clearTimeout and clearInterval take a Timeout or its id (a number, or a string of one).
+	const clearTimer = (t) => {
+		if (t === null || t === undefined) return;
+		if (typeof t === "object") { const id = timeoutID(t); if (id !== undefined) timerClear(id); return; }
+		if (typeof t === "number" || typeof t === "string") timerClear(+t);
+	};
+	if (want("setTimeout")) method(G, "setTimeout", { setTimeout(callback, delay = undefined, ...args) {
+		checkCallback(callback);
+		return makeTimeout(0, callback, delay, args);
+	} }.setTimeout);
+	if (want("setInterval")) method(G, "setInterval", { setInterval(callback, delay = undefined, ...args) {
+		checkCallback(callback);
+		return makeTimeout(1, callback, delay, args);
+	} }.setInterval);
+	if (want("setImmediate")) method(G, "setImmediate", { setImmediate(callback, ...args) {
+		checkCallback(callback);
+		return makeImmediate(callback, args);
+	} }.setImmediate);
+	if (want("clearTimeout")) method(G, "clearTimeout", { clearTimeout(timeout) { clearTimer(timeout); } }.clearTimeout);
+	if (want("clearInterval")) method(G, "clearInterval", { clearInterval(timeout) { clearTimer(timeout); } }.clearInterval);
+	if (want("clearImmediate")) method(G, "clearImmediate", { clearImmediate(immediate) {
+		if (immediate !== null && typeof immediate === "object") { const id = immediateID(immediate); if (id !== undefined) timerClear(id); }
+	} }.clearImmediate);
+
+	// --- performance: now() in milliseconds since the run started, and timeOrigin ---
+	if (want("performance")) {
+		const now0 = host.now, origin = host.timeOrigin();
+		class Performance {
+			get timeOrigin() { return origin; }
+			now() { return now0(); }
+			toJSON() { return { timeOrigin: origin }; }
+		}
+		defineProperty(Performance.prototype, toStringTagSym, { __proto__: null, value: "Performance", configurable: true });
+		method(G, "performance", new Performance());
+	}
+
+	// --- crypto: getRandomValues and randomUUID (no subtle) ---
+	if (want("crypto")) {
+		const TAProto = O.getPrototypeOf(G.Int8Array.prototype);
+		const getter = (name) => O.getOwnPropertyDescriptor(TAProto, name).get;
+		const taTag = getter(toStringTagSym), taBuffer = getter("buffer"), taOffset = getter("byteOffset"), taLength = getter("byteLength");
+		const integerTypes = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"];
+		const fill0 = host.randomFill, uuid0 = host.randomUUID;
+		const domError = (name, code, message) => {
+			const e = new BaseError(message);
+			defineProperty(e, "name", { __proto__: null, value: name, writable: true, enumerable: false, configurable: true });
+			defineProperty(e, "code", { __proto__: null, value: code, writable: true, enumerable: false, configurable: true });
+			return e;
+		};
+		let cryptoObject;
+		const checkThis = (self) => {
+			if (self !== cryptoObject) {
+				const e = new TypeErr("Value of \"this\" must be of type Crypto");
+				defineProperty(e, "code", { __proto__: null, value: "ERR_INVALID_THIS", writable: true, enumerable: false, configurable: true });
+				throw e;
+			}
+		};
+		class Crypto {
+			getRandomValues(array) {
+				checkThis(this);
+				if (arguments.length === 0) {
+					const e = new TypeErr("Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present.");
+					defineProperty(e, "code", { __proto__: null, value: "ERR_MISSING_ARGS", writable: true, enumerable: false, configurable: true });
+					throw e;
+				}
+				const tag = array !== null && typeof array === "object" ? call(taTag, array) : undefined;
+				if (tag === undefined || !integerTypes.includes(tag)) throw domError("TypeMismatchError", 17, "The data argument must be an integer-type TypedArray");
+				const n = call(taLength, array);
+				if (n > 65536) throw domError("QuotaExceededError", 22, "The requested length exceeds 65,536 bytes");
+				fill0(call(taBuffer, array), call(taOffset, array), n);
+				return array;
+			}
+			randomUUID() { checkThis(this); return uuid0(); }
+		}
+		defineProperty(Crypto.prototype, toStringTagSym, { __proto__: null, value: "Crypto", configurable: true });
+		cryptoObject = new Crypto();
+		method(G, "crypto", cryptoObject);
+	}
+
+	// --- String.prototype.isWellFormed and toWellFormed ---
+	const SP = String.prototype, charCodeAt = SP.charCodeAt, slice = SP.slice;
+	// loneSurrogate returns the index of the first lone surrogate in s at or after i, or -1.
+	const loneSurrogate = (s, i) => {
+		for (const n = s.length; i < n; i++) {
+			const c = call(charCodeAt, s, i);
+			if (c < 0xD800 || c > 0xDFFF) continue;
+			if (c <= 0xDBFF && i + 1 < n) {
+				const d = call(charCodeAt, s, i + 1);
+				if (d >= 0xDC00 && d <= 0xDFFF) { i++; continue; }
+			}
+			return i;
+		}
+		return -1;
+	};
+	const stringThis = (self, name) => {
+		if (self === null || self === undefined) throw new TypeErr("String.prototype." + name + " called on null or undefined");
+		return toStr(self);
+	};
+	if (want("isWellFormed")) method(SP, "isWellFormed", { isWellFormed() {
+		return loneSurrogate(stringThis(this, "isWellFormed"), 0) < 0;
+	} }.isWellFormed);
+	if (want("toWellFormed")) method(SP, "toWellFormed", { toWellFormed() {
+		const s = stringThis(this, "toWellFormed");
+		let out = "", from = 0;
+		for (let i = loneSurrogate(s, 0); i >= 0; i = loneSurrogate(s, i + 1)) {
+			out += call(slice, s, from, i) + "\uFFFD";
+			from = i + 1;
+		}
+		return from === 0 ? s : out + call(slice, s, from);
+	} }.toWellFormed);
+
+	// --- TypedArray.from(string): goja's %TypedArray%.from refuses a primitive source ("Value is
+	// not an object"), where the specification iterates it. A string is iterated here first. ---
+	if (want("Array.from")) {
+		const TA = O.getPrototypeOf(G.Int8Array), from0 = TA.from;
+		method(TA, "from", { from(source, mapFn = undefined, thisArg = undefined) {
+			if (typeof source === "string") {
+				const chars = [];
+				for (const ch of source) { if (chars.length >= maxElements) throw arrayLength(); call(push, chars, ch); }
+				source = chars;
+			}
+			return call(from0, this, source, mapFn, thisArg);
+		} }.from);
+	}
+
 	if (want("TextEncoder")) method(G, "TextEncoder", TextEncoder);
 	if (want("TextDecoder")) method(G, "TextDecoder", TextDecoder);
 
