@@ -164,3 +164,17 @@ func TestWebGlobals(t *testing.T) {
 			want: `[[2,4,6],[4,5],[7]]`},
 	})
 }
+
+func TestConsoleHostile(t *testing.T) {
+	forEachIsolation(t, []confCase{
+		// Five arrays of 100 references to the next: 100^5 entries to depth 4.
+		{name: "shared references", cfg: short, program: `
+			let x = [1];
+			for (let i = 0; i < 6; i++) x = Array(100).fill(x);
+			console.log(x)`, want: "timeout: compute budget exhausted (300ms busy)", max: 300 * time.Millisecond},
+		{name: "long strings", cfg: jsruntime.Config{MaxOutputBytes: 1 << 20}, program: `
+			let x = "x".repeat(9000);
+			for (let i = 0; i < 4; i++) x = Array(100).fill(x);
+			console.log(x)`, want: "output-limit: …", logs: []string{}, max: time.Second},
+	})
+}

@@ -56,6 +56,8 @@ type realm struct {
 	limits, host *goja.Object
 	// console is the program's console (see consoleObject).
 	console *goja.Object
+	// inspect are the built-ins the console's inspector calls (see captureInspectIntrinsics).
+	inspect inspectIntrinsics
 	// bindings, when not nil, are the program function's arguments (without console) built
 	// ahead for requests bound like shape (see sameShape).
 	bindings []goja.Value
