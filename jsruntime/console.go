@@ -238,7 +238,76 @@ func (in *inspector) formatValue(v goja.Value, recurseTimes int) string {
 			return "[Circular *" + strconv.Itoa(index) + "]"
 		}
 	}
+	if in.rl.urlProto != nil {
+		switch {
+		case inherits(o, in.rl.urlProto):
+			return in.formatURL(o, recurseTimes)
+		case inherits(o, in.rl.paramsProto):
+			return in.formatParams(o, recurseTimes)
+		}
+	}
 	return in.formatRaw(o, recurseTimes)
+}
+
+func inherits(o, proto *goja.Object) bool {
+	for p, i := o.Prototype(), 0; p != nil && i < 10000; p, i = p.Prototype(), i+1 {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+// formatURL renders a URL as Node's URL[util.inspect.custom]: "URL { href: …, …, hash: … }".
+func (in *inspector) formatURL(o *goja.Object, recurseTimes int) string {
+	if recurseTimes > in.depth {
+		return "[URL]"
+	}
+	obj := in.r.vm.NewObject()
+	for _, k := range []string{"href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash"} {
+		_ = obj.Set(k, o.Get(k))
+	}
+	sub := &inspector{r: in.r, rl: in.rl, depth: in.depth - recurseTimes, maxArray: in.maxArray, breakLength: in.breakLength}
+	s := "URL " + sub.formatValue(obj, 0)
+	in.stopped = in.stopped || sub.stopped
+	return strings.ReplaceAll(s, "\n", "\n"+strings.Repeat(" ", in.indentation))
+}
+
+// formatParams renders a URLSearchParams as Node's URLSearchParams[util.inspect.custom]:
+// "URLSearchParams { 'a' => '1' }".
+func (in *inspector) formatParams(o *goja.Object, recurseTimes int) string {
+	if recurseTimes > in.depth {
+		return "[Object]"
+	}
+	lv, err := in.rl.paramsList(goja.Undefined(), o)
+	if err != nil {
+		panic(err)
+	}
+	list, _ := lv.(*goja.Object)
+	var output []string
+	if list != nil {
+		sub := &inspector{r: in.r, rl: in.rl, depth: in.depth - recurseTimes - 1, maxArray: in.maxArray, breakLength: in.breakLength}
+		n := list.Get("length").ToInteger()
+		for i := int64(0); i+1 < n; i += 2 {
+			output = append(output, sub.formatValue(list.Get(strconv.FormatInt(i, 10)), 0)+" => "+sub.formatValue(list.Get(strconv.FormatInt(i+1, 10)), 0))
+		}
+		in.stopped = in.stopped || sub.stopped
+	}
+	name := "URLSearchParams"
+	if c, ok := in.constructorName(o); ok {
+		name = c
+	}
+	length := -2
+	for _, s := range output {
+		length += utf16Len(s) + 2
+	}
+	switch {
+	case length > in.breakLength:
+		return name + " {\n  " + strings.Join(output, ",\n  ") + " }"
+	case len(output) > 0:
+		return name + " { " + strings.Join(output, ", ") + " }"
+	}
+	return name + " {}"
 }
 
 // descriptor is an own property's descriptor; ok is false when the property does not exist.

@@ -58,6 +58,10 @@ type realm struct {
 	console *goja.Object
 	// inspect are the built-ins the console's inspector calls (see captureInspectIntrinsics).
 	inspect inspectIntrinsics
+	// urlProto, paramsProto and paramsList are the URL polyfill's, for the inspector (see
+	// registerURL).
+	urlProto, paramsProto *goja.Object
+	paramsList           goja.Callable
 	// bindings, when not nil, are the program function's arguments (without console) built
 	// ahead for requests bound like shape (see sameShape).
 	bindings []goja.Value
@@ -258,6 +262,8 @@ func (rl *realm) installPolyfills(prg *goja.Program, set uint64) error {
 		"atob": rl.atob, "btoa": rl.btoa, "utf8Encode": rl.utf8Encode, "utf8Decode": rl.utf8Decode,
 		"timerAdd": rl.timerAdd, "timerClear": rl.timerClear, "timerRef": rl.timerRef, "timerRefresh": rl.timerRefresh,
 		"now": rl.now, "timeOrigin": rl.timeOrigin, "randomFill": rl.randomFill, "randomUUID": rl.randomUUID,
+		"urlParse": rl.urlParse, "urlSet": rl.urlSet, "formEncode": rl.formEncode, "formDecode": rl.formDecode,
+		"registerURL": rl.registerURL,
 	} {
 		_ = rl.host.Set(name, fn)
 	}

@@ -331,14 +331,17 @@
 	if (want("isWellFormed")) method(SP, "isWellFormed", { isWellFormed() {
 		return loneSurrogate(stringThis(this, "isWellFormed"), 0) < 0;
 	} }.isWellFormed);
-	if (want("toWellFormed")) method(SP, "toWellFormed", { toWellFormed() {
-		const s = stringThis(this, "toWellFormed");
+	// wellFormed replaces the lone surrogates of s with U+FFFD.
+	const wellFormed = (s) => {
 		let out = "", from = 0;
 		for (let i = loneSurrogate(s, 0); i >= 0; i = loneSurrogate(s, i + 1)) {
 			out += call(slice, s, from, i) + "\uFFFD";
 			from = i + 1;
 		}
 		return from === 0 ? s : out + call(slice, s, from);
+	};
+	if (want("toWellFormed")) method(SP, "toWellFormed", { toWellFormed() {
+		return wellFormed(stringThis(this, "toWellFormed"));
 	} }.toWellFormed);
 
 	// --- TypedArray.from(string): goja's %TypedArray%.from refuses a primitive source ("Value is
@@ -353,6 +356,231 @@
 			}
 			return call(from0, this, source, mapFn, thisArg);
 		} }.from);
+	}
+
+
+	// --- URL and URLSearchParams (WHATWG URL Standard; url.go parses and serializes) ---
+	if (want("URL")) {
+		const parse0 = host.urlParse, set0 = host.urlSet, formEncode = host.formEncode, formDecode = host.formDecode;
+		const sort0 = AP.sort, slice0 = AP.slice, splice0 = AP.splice, join0 = AP.join, stringSplit = SP.split, stringIndexOf = SP.indexOf;
+		const IteratorProto = O.getPrototypeOf(O.getPrototypeOf([][iteratorSym]()));
+		const codeError = (C, code, message) => {
+			const e = new C(message);
+			defineProperty(e, "code", { __proto__: null, value: code, writable: true, enumerable: true, configurable: true });
+			return e;
+		};
+		const missing = (names) => codeError(TypeErr, "ERR_MISSING_ARGS", "The " + names + " must be specified");
+		const invalidURL = (input, base, hasBase) => {
+			const e = codeError(TypeErr, "ERR_INVALID_URL", "Invalid URL");
+			defineProperty(e, "input", { __proto__: null, value: input, writable: true, enumerable: true, configurable: true });
+			if (hasBase) defineProperty(e, "base", { __proto__: null, value: base, writable: true, enumerable: true, configurable: true });
+			return e;
+		};
+		// The application/x-www-form-urlencoded parser and serializer, over a flat list of names
+		// and values.
+		const parseForm = (s) => {
+			const list = [];
+			const parts = call(stringSplit, s, "&");
+			for (let i = 0; i < parts.length; i++) {
+				const part = parts[i];
+				if (part === "") continue;
+				const eq = call(stringIndexOf, part, "=");
+				const name = eq < 0 ? part : call(slice, part, 0, eq), value = eq < 0 ? "" : call(slice, part, eq + 1);
+				call(push, list, formDecode(name), formDecode(value));
+			}
+			return list;
+		};
+		const serializeForm = (list) => {
+			const out = [];
+			for (let i = 0; i < list.length; i += 2) call(push, out, formEncode(list[i]) + "=" + formEncode(list[i + 1]));
+			return call(join0, out, "&");
+		};
+		const usv = (v) => wellFormed(toStr(v));
+		let paramsList, paramsSetList, paramsFor, urlQueryChanged;
+		class URLSearchParams {
+			#list = []; #url = null;
+			static {
+				paramsList = (p) => p.#list;
+				paramsSetList = (p, list) => { p.#list = list; };
+				paramsFor = (url, query) => { const p = new URLSearchParams(); p.#list = parseForm(query); p.#url = url; return p; };
+			}
+			constructor(init = undefined) {
+				if (init === undefined || init === null) return;
+				if (typeof init === "object" || typeof init === "function") {
+					if (init[iteratorSym] !== undefined) {
+						for (const pair of init) {
+							if (pair === null || (typeof pair !== "object" && typeof pair !== "function") || pair[iteratorSym] === undefined) {
+								throw codeError(TypeErr, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
+							}
+							const kv = [...pair];
+							if (kv.length !== 2) throw codeError(TypeErr, "ERR_INVALID_TUPLE", "Each query pair must be an iterable [name, value] tuple");
+							call(push, this.#list, usv(kv[0]), usv(kv[1]));
+						}
+					} else {
+						const keys = ObjectKeys(init);
+						for (let i = 0; i < keys.length; i++) call(push, this.#list, usv(keys[i]), usv(init[keys[i]]));
+					}
+					return;
+				}
+				let s = usv(init);
+				if (s[0] === "?") s = call(slice, s, 1);
+				this.#list = parseForm(s);
+			}
+			#update() { if (this.#url !== null) urlQueryChanged(this.#url, serializeForm(this.#list)); }
+			get size() { return this.#list.length / 2; }
+			append(name, value) {
+				if (arguments.length < 2) throw missing("\"name\" and \"value\" arguments");
+				call(push, this.#list, usv(name), usv(value));
+				this.#update();
+			}
+			delete(name, value = undefined) {
+				if (arguments.length < 1) throw missing("\"name\" argument");
+				const n = usv(name), v = value === undefined ? undefined : usv(value), list = this.#list;
+				for (let i = 0; i < list.length;) {
+					if (list[i] === n && (v === undefined || list[i + 1] === v)) call(splice0, list, i, 2); else i += 2;
+				}
+				this.#update();
+			}
+			get(name) {
+				if (arguments.length < 1) throw missing("\"name\" argument");
+				const n = usv(name), list = this.#list;
+				for (let i = 0; i < list.length; i += 2) if (list[i] === n) return list[i + 1];
+				return null;
+			}
+			getAll(name) {
+				if (arguments.length < 1) throw missing("\"name\" argument");
+				const n = usv(name), list = this.#list, out = [];
+				for (let i = 0; i < list.length; i += 2) if (list[i] === n) call(push, out, list[i + 1]);
+				return out;
+			}
+			has(name, value = undefined) {
+				if (arguments.length < 1) throw missing("\"name\" argument");
+				const n = usv(name), v = value === undefined ? undefined : usv(value), list = this.#list;
+				for (let i = 0; i < list.length; i += 2) if (list[i] === n && (v === undefined || list[i + 1] === v)) return true;
+				return false;
+			}
+			set(name, value) {
+				if (arguments.length < 2) throw missing("\"name\" and \"value\" arguments");
+				const n = usv(name), v = usv(value), list = this.#list;
+				let found = false;
+				for (let i = 0; i < list.length;) {
+					if (list[i] !== n) { i += 2; continue; }
+					if (found) { call(splice0, list, i, 2); continue; }
+					list[i + 1] = v; found = true; i += 2;
+				}
+				if (!found) call(push, list, n, v);
+				this.#update();
+			}
+			sort() {
+				const list = this.#list, pairs = [];
+				for (let i = 0; i < list.length; i += 2) call(push, pairs, [list[i], list[i + 1], i]);
+				// By name in UTF-16 code units, stable.
+				call(sort0, pairs, (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[2] - b[2]));
+				const out = [];
+				for (let i = 0; i < pairs.length; i++) call(push, out, pairs[i][0], pairs[i][1]);
+				this.#list = out;
+				this.#update();
+			}
+			forEach(callback, thisArg = undefined) {
+				if (typeof callback !== "function") throw argType("callback", "of type function", callback);
+				for (let i = 0; i < this.#list.length; i += 2) call(callback, thisArg, this.#list[i + 1], this.#list[i], this);
+			}
+			keys() { return new ParamsIterator(this, 0); }
+			values() { return new ParamsIterator(this, 1); }
+			entries() { return new ParamsIterator(this, 2); }
+			[iteratorSym]() { return new ParamsIterator(this, 2); }
+			toString() { return serializeForm(this.#list); }
+		}
+		defineProperty(URLSearchParams.prototype, toStringTagSym, { __proto__: null, value: "URLSearchParams", configurable: true });
+		// The iterator walks the live list, as the standard's does.
+		class ParamsIterator {
+			#params; #kind; #index = 0;
+			constructor(params, kind) { this.#params = params; this.#kind = kind; }
+			next() {
+				const list = paramsList(this.#params), i = this.#index;
+				if (i >= list.length) return { value: undefined, done: true };
+				this.#index = i + 2;
+				const k = this.#kind;
+				return { value: k === 0 ? list[i] : k === 1 ? list[i + 1] : [list[i], list[i + 1]], done: false };
+			}
+		}
+		O.setPrototypeOf(ParamsIterator.prototype, IteratorProto);
+		defineProperty(ParamsIterator.prototype, toStringTagSym, { __proto__: null, value: "URLSearchParams Iterator", configurable: true });
+		defineProperty(ParamsIterator.prototype, "constructor", { __proto__: null, value: undefined });
+
+		// The components url.go returns, by index.
+		const HREF = 0, ORIGIN = 1, PROTOCOL = 2, USERNAME = 3, PASSWORD = 4, HOST = 5, HOSTNAME = 6, PORT = 7, PATHNAME = 8, SEARCH = 9, HASH = 10;
+		class URL {
+			#c; #params = null;
+			static { urlQueryChanged = (url, query) => { const c = set0(url.#c[HREF], "search", query); if (c !== null) url.#c = c; }; }
+			constructor(url, base = undefined) {
+				if (arguments.length === 0) throw missing("\"url\" argument");
+				const input = toStr(url), b = base === undefined ? undefined : toStr(base);
+				const c = parse0(input, b);
+				if (c === null) throw invalidURL(input, b, base !== undefined);
+				this.#c = c;
+			}
+			static canParse(url, base = undefined) {
+				if (arguments.length === 0) throw missing("\"url\" argument");
+				return parse0(toStr(url), base === undefined ? undefined : toStr(base)) !== null;
+			}
+			static parse(url, base = undefined) {
+				if (arguments.length === 0) throw missing("\"url\" argument");
+				const c = parse0(toStr(url), base === undefined ? undefined : toStr(base));
+				if (c === null) return null;
+				const u = new URL("a:"); u.#c = c;
+				return u;
+			}
+			#set(name, value) {
+				const c = set0(this.#c[HREF], name, usv(value));
+				if (c === null) return;
+				this.#c = c;
+				if (this.#params !== null && (name === "search" || name === "href")) paramsSetList(this.#params, parseForm(call(slice, c[SEARCH], 1)));
+			}
+			get href() { return this.#c[HREF]; }
+			set href(value) {
+				const input = usv(value), c = parse0(input, undefined);
+				if (c === null) throw invalidURL(input, undefined, false);
+				this.#c = c;
+				if (this.#params !== null) paramsSetList(this.#params, parseForm(call(slice, c[SEARCH], 1)));
+			}
+			get origin() { return this.#c[ORIGIN]; }
+			get protocol() { return this.#c[PROTOCOL]; }
+			set protocol(v) { this.#set("protocol", v); }
+			get username() { return this.#c[USERNAME]; }
+			set username(v) { this.#set("username", v); }
+			get password() { return this.#c[PASSWORD]; }
+			set password(v) { this.#set("password", v); }
+			get host() { return this.#c[HOST]; }
+			set host(v) { this.#set("host", v); }
+			get hostname() { return this.#c[HOSTNAME]; }
+			set hostname(v) { this.#set("hostname", v); }
+			get port() { return this.#c[PORT]; }
+			set port(v) { this.#set("port", v); }
+			get pathname() { return this.#c[PATHNAME]; }
+			set pathname(v) { this.#set("pathname", v); }
+			get search() { return this.#c[SEARCH]; }
+			set search(v) {
+				this.#set("search", v);
+			}
+			get searchParams() {
+				if (this.#params === null) this.#params = paramsFor(this, call(slice, this.#c[SEARCH], 1));
+				return this.#params;
+			}
+			get hash() { return this.#c[HASH]; }
+			set hash(v) { this.#set("hash", v); }
+			toString() { return this.#c[HREF]; }
+			toJSON() { return this.#c[HREF]; }
+		}
+		for (const name of ["href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname", "search", "searchParams", "hash", "toString", "toJSON"]) {
+			const d = O.getOwnPropertyDescriptor(URL.prototype, name);
+			d.enumerable = true;
+			defineProperty(URL.prototype, name, d);
+		}
+		defineProperty(URL.prototype, toStringTagSym, { __proto__: null, value: "URL", configurable: true });
+		host.registerURL(URL.prototype, URLSearchParams.prototype, (p) => call(slice0, paramsList(p)));
+		method(G, "URL", URL);
+		method(G, "URLSearchParams", URLSearchParams);
 	}
 
 	if (want("TextEncoder")) method(G, "TextEncoder", TextEncoder);
