@@ -159,6 +159,38 @@ func TestWebGlobals(t *testing.T) {
 			return ["𝒳a".isWellFormed(), "a\ud800".isWellFormed(), "\udc00".isWellFormed(), "a\ud800b\udc00𝒳".toWellFormed() === "a\ufffdb\ufffd𝒳", "ok".toWellFormed(),
 				(() => { try { String.prototype.isWellFormed.call(null) } catch (e) { return e.message } })()]`,
 			want: `[true,false,false,true,"ok","String.prototype.isWellFormed called on null or undefined"]`},
+		// Node 22's value (/tmp/p5.js run as a script, printing JSON.stringify(r)), but for
+		// g().find((x) => x > 9), undefined there and null in JSON.
+		{name: "iterator helpers", program: `const t = (f) => { try { return f() } catch (e) { return e.constructor.name + ": " + e.message } };
+function* g() { yield 1; yield 2; yield 3; yield 4 }
+const closed = []; const tracked = () => ({ i: 0, next() { return this.i < 5 ? {value: this.i++, done: false} : {done: true} }, return() { closed.push("closed"); return {} }, __proto__: Iterator.prototype });
+const r = [
+  [1, 2, 3].values().map((x, i) => x * 10 + i).toArray(),
+  g().filter((x) => x % 2).toArray(),
+  g().take(2).toArray(), g().drop(3).toArray(), g().drop(10).toArray(),
+  g().flatMap((x) => [x, -x]).take(5).toArray(),
+  g().reduce((a, b) => a + b), g().reduce((a, b) => a + b, 100),
+  g().some((x) => x > 3), g().every((x) => x > 0), g().find((x) => x > 2), g().find((x) => x > 9),
+  (() => { const out = []; g().forEach((x, i) => out.push([x, i])); return out })(),
+  Iterator.from({ next() { return {done: true} } }).toArray(),
+  Iterator.from("ab").map((c) => c.toUpperCase()).toArray(),
+  new Map([[1, "a"], [2, "b"]]).entries().map(([k, v]) => k + v).toArray(),
+  "a1b2".matchAll(/\d/g).map((m) => m[0]).toArray(),
+  (() => { tracked().take(1).toArray(); tracked().some(x => x === 2); const h = tracked().map(x => x); h.next(); h.return(); return closed })(),
+  t(() => [].values().take(-1)), t(() => [].values().take(NaN)),
+  t(() => Iterator.prototype.map.call(1, x => x)), t(() => new Iterator()),
+  t(() => [].values().reduce((a, b) => a)), t(() => Iterator.from(5)),
+  t(() => [1].values().flatMap(x => 5).toArray()),
+  typeof Iterator, Iterator.name, Object.prototype.toString.call(g().map(x => x)), Object.prototype.toString.call(Iterator.prototype),
+  Iterator.prototype === Object.getPrototypeOf(Object.getPrototypeOf([].values())), g() instanceof Iterator,
+  (() => { class C extends Iterator { next() { return {done: true} } }; return [new C().toArray(), new C() instanceof Iterator] })(),
+];
+return JSON.parse(JSON.stringify(r))
+`,
+			want: `[[10,21,32],[1,3],[1,2],[4],[],[1,-1,2,-2,3],10,110,true,true,3,null,[[1,0],[2,1],[3,2],[4,3]],[],["A","B"],["1a","2b"],["1","2"],["closed","closed","closed"],"RangeError: -1 must be positive","RangeError: NaN must be positive","TypeError: Iterator.prototype.map called on non-object","TypeError: Abstract class Iterator not directly constructable","TypeError: Reduce of a done iterator with no initial value","TypeError: Iterator.from called on non-object","TypeError: Iterator.prototype.flatMap called on non-object","function","Iterator","[object Iterator Helper]","[object Iterator]",true,true,[[],true]]`},
+		// V8 says 'string "Iterator.prototype.map" is not a function' here.
+		{name: "iterator helper with a non-function", program: `try { [].values().map(1) } catch (e) { return String(e) }`,
+			want: `"TypeError: 1 is not a function"`},
 		{name: "TypedArray.from a string", program: `
 			return [Array.from(Uint8Array.from("123", (x) => x * 2)), Array.from(Uint8Array.from("45")), Array.from(Float64Array.from("7"))]`,
 			want: `[[2,4,6],[4,5],[7]]`},

@@ -583,6 +583,258 @@
 		method(G, "URLSearchParams", URLSearchParams);
 	}
 
+
+	// --- Iterator helpers (ES2025): Iterator, Iterator.from and Iterator.prototype's map, filter,
+	// take, drop, flatMap, reduce, toArray, forEach, some, every and find ---
+	if (want("Iterator") && typeof G.Iterator !== "function") {
+		const IteratorProto = O.getPrototypeOf(O.getPrototypeOf([][iteratorSym]()));
+		const notFunction = (f) => new TypeErr(toStr(typeof f === "string" ? "\"" + f + "\"" : f) + " is not a function");
+		const notObject = (name) => new TypeErr("Iterator.prototype." + name + " called on non-object");
+		// direct(o, name) is GetIteratorDirect: the iterator and its next method, read once.
+		const direct = (o, name) => {
+			if (o === null || (typeof o !== "object" && typeof o !== "function")) throw notObject(name);
+			return { iterator: o, next: o.next, done: false };
+		};
+		const step = (rec) => {
+			const r = call(rec.next, rec.iterator);
+			if (r === null || (typeof r !== "object" && typeof r !== "function")) throw new TypeErr("Iterator result " + toStr(r) + " is not an object");
+			if (r.done) { rec.done = true; return undefined; }
+			return r;
+		};
+		const close = (rec) => {
+			const ret = rec.iterator.return;
+			if (ret !== undefined && ret !== null) call(ret, rec.iterator);
+		};
+		// closeThrow closes the underlying iterator after an error in a callback and rethrows it.
+		const closeThrow = (rec, e) => {
+			try { close(rec); } catch { /* the callback's error wins */ }
+			throw e;
+		};
+		const limit = (n) => {
+			const v = +n;
+			if (v !== v) throw new RangeErr(toStr(n) + " must be positive");
+			const i = toInteger(v);
+			if (i < 0) throw new RangeErr(toStr(n) + " must be positive");
+			return i;
+		};
+		let makeHelper;
+		// IteratorHelper is %IteratorHelperPrototype%: next runs the helper's step function;
+		// return closes the underlying iterator.
+		class IteratorHelper {
+			#rec; #step; #done = false; #running = false; #inner = null;
+			static { makeHelper = (rec, stepFn) => { const h = new IteratorHelper(); h.#rec = rec; h.#step = stepFn; return h; }; }
+			next() {
+				if (this.#running) throw new TypeErr("Generator is already running");
+				if (this.#done) return { value: undefined, done: true };
+				this.#running = true;
+				try {
+					const r = this.#step(this.#rec, this);
+					if (r === undefined) { this.#done = true; return { value: undefined, done: true }; }
+					return { value: r.value, done: false };
+				} catch (e) {
+					this.#done = true;
+					throw e;
+				} finally {
+					this.#running = false;
+				}
+			}
+			return() {
+				if (this.#running) throw new TypeErr("Generator is already running");
+				if (!this.#done) {
+					this.#done = true;
+					if (this.#inner !== null) { const inner = this.#inner; this.#inner = null; try { close(inner); } catch (e) { close(this.#rec); throw e; } }
+					close(this.#rec);
+				}
+				return { value: undefined, done: true };
+			}
+			static inner(h, rec) { h.#inner = rec; }
+			static getInner(h) { return h.#inner; }
+		}
+		const setInner = IteratorHelper.inner, getInner = IteratorHelper.getInner;
+		delete IteratorHelper.inner; delete IteratorHelper.getInner;
+		O.setPrototypeOf(IteratorHelper.prototype, IteratorProto);
+		delete IteratorHelper.prototype.constructor;
+		defineProperty(IteratorHelper.prototype, toStringTagSym, { __proto__: null, value: "Iterator Helper", configurable: true });
+
+		// flattenable is GetIteratorFlattenable: an iterator or iterable object (strings too when
+		// strings is set).
+		const flattenable = (v, strings, name) => {
+			if (v === null || (typeof v !== "object" && typeof v !== "function")) {
+				if (!(strings && typeof v === "string")) throw new TypeErr(name + " called on non-object");
+			}
+			const m = v[iteratorSym];
+			const it = m === undefined || m === null ? v : call(m, v);
+			if (it === null || (typeof it !== "object" && typeof it !== "function")) throw new TypeErr(name + " called on non-object");
+			return { iterator: it, next: it.next, done: false };
+		};
+
+		function Iterator() {
+			if (new.target === undefined || new.target === Iterator) throw new TypeErr("Abstract class Iterator not directly constructable");
+		}
+		defineProperty(Iterator, "prototype", { __proto__: null, value: IteratorProto, writable: false, enumerable: false, configurable: false });
+		method(IteratorProto, "constructor", Iterator);
+		if (!hasOwn(IteratorProto, toStringTagSym)) defineProperty(IteratorProto, toStringTagSym, { __proto__: null, value: "Iterator", writable: true, configurable: true });
+
+		class WrapForValidIterator {
+			#rec;
+			static { /* made by Iterator.from */ }
+			constructor(rec) { this.#rec = rec; }
+			next() { return call(this.#rec.next, this.#rec.iterator); }
+			return() {
+				const it = this.#rec.iterator, ret = it.return;
+				if (ret === undefined || ret === null) return { value: undefined, done: true };
+				return call(ret, it);
+			}
+		}
+		O.setPrototypeOf(WrapForValidIterator.prototype, IteratorProto);
+		delete WrapForValidIterator.prototype.constructor;
+		method(Iterator, "from", { from(o) {
+			const rec = flattenable(o, true, "Iterator.from");
+			let p = rec.iterator;
+			for (let i = 0; p !== null && i < 10000; i++) { p = O.getPrototypeOf(p); if (p === IteratorProto) return rec.iterator; }
+			return new WrapForValidIterator(rec);
+		} }.from);
+
+		const helpers = {
+			map(mapper) {
+				const rec = direct(this, "map");
+				if (typeof mapper !== "function") throw notFunction(mapper);
+				let counter = 0;
+				return makeHelper(rec, (r) => {
+					const x = step(r);
+					if (x === undefined) return undefined;
+					try { return { value: mapper(x.value, counter++) }; } catch (e) { closeThrow(r, e); }
+				});
+			},
+			filter(predicate) {
+				const rec = direct(this, "filter");
+				if (typeof predicate !== "function") throw notFunction(predicate);
+				let counter = 0;
+				return makeHelper(rec, (r) => {
+					for (;;) {
+						const x = step(r);
+						if (x === undefined) return undefined;
+						let keep;
+						try { keep = predicate(x.value, counter++); } catch (e) { closeThrow(r, e); }
+						if (keep) return { value: x.value };
+					}
+				});
+			},
+			take(n) {
+				const rec = direct(this, "take");
+				const remaining0 = limit(n);
+				let remaining = remaining0;
+				return makeHelper(rec, (r) => {
+					if (remaining === 0) { close(r); return undefined; }
+					if (remaining !== Infinity) remaining--;
+					const x = step(r);
+					return x === undefined ? undefined : { value: x.value };
+				});
+			},
+			drop(n) {
+				const rec = direct(this, "drop");
+				let remaining = limit(n);
+				return makeHelper(rec, (r) => {
+					while (remaining > 0) {
+						if (remaining !== Infinity) remaining--;
+						if (step(r) === undefined) return undefined;
+					}
+					const x = step(r);
+					return x === undefined ? undefined : { value: x.value };
+				});
+			},
+			flatMap(mapper) {
+				const rec = direct(this, "flatMap");
+				if (typeof mapper !== "function") throw notFunction(mapper);
+				let counter = 0;
+				return makeHelper(rec, (r, h) => {
+					for (;;) {
+						let inner = getInner(h);
+						if (inner === null) {
+							const x = step(r);
+							if (x === undefined) return undefined;
+							try { inner = flattenable(mapper(x.value, counter++), false, "Iterator.prototype.flatMap"); } catch (e) { closeThrow(r, e); }
+							setInner(h, inner);
+						}
+						let y;
+						try { y = step(inner); } catch (e) { closeThrow(r, e); }
+						if (y !== undefined) return { value: y.value };
+						setInner(h, null);
+					}
+				});
+			},
+			reduce(reducer, ...init) {
+				const rec = direct(this, "reduce");
+				if (typeof reducer !== "function") throw notFunction(reducer);
+				let acc, counter = 0;
+				if (init.length === 0) {
+					const first = step(rec);
+					if (first === undefined) throw new TypeErr("Reduce of a done iterator with no initial value");
+					acc = first.value;
+					counter = 1;
+				} else acc = init[0];
+				for (;;) {
+					const x = step(rec);
+					if (x === undefined) return acc;
+					try { acc = reducer(acc, x.value, counter++); } catch (e) { closeThrow(rec, e); }
+				}
+			},
+			toArray() {
+				const rec = direct(this, "toArray"), out = [];
+				for (;;) {
+					const x = step(rec);
+					if (x === undefined) return out;
+					if (out.length >= maxElements) closeThrow(rec, arrayLength());
+					call(push, out, x.value);
+				}
+			},
+			forEach(fn) {
+				const rec = direct(this, "forEach");
+				if (typeof fn !== "function") throw notFunction(fn);
+				for (let counter = 0; ; counter++) {
+					const x = step(rec);
+					if (x === undefined) return undefined;
+					try { fn(x.value, counter); } catch (e) { closeThrow(rec, e); }
+				}
+			},
+			some(predicate) {
+				const rec = direct(this, "some");
+				if (typeof predicate !== "function") throw notFunction(predicate);
+				for (let counter = 0; ; counter++) {
+					const x = step(rec);
+					if (x === undefined) return false;
+					let r;
+					try { r = predicate(x.value, counter); } catch (e) { closeThrow(rec, e); }
+					if (r) { close(rec); return true; }
+				}
+			},
+			every(predicate) {
+				const rec = direct(this, "every");
+				if (typeof predicate !== "function") throw notFunction(predicate);
+				for (let counter = 0; ; counter++) {
+					const x = step(rec);
+					if (x === undefined) return true;
+					let r;
+					try { r = predicate(x.value, counter); } catch (e) { closeThrow(rec, e); }
+					if (!r) { close(rec); return false; }
+				}
+			},
+			find(predicate) {
+				const rec = direct(this, "find");
+				if (typeof predicate !== "function") throw notFunction(predicate);
+				for (let counter = 0; ; counter++) {
+					const x = step(rec);
+					if (x === undefined) return undefined;
+					let r;
+					try { r = predicate(x.value, counter); } catch (e) { closeThrow(rec, e); }
+					if (r) { close(rec); return x.value; }
+				}
+			},
+		};
+		for (const name of ObjectKeys(helpers)) method(IteratorProto, name, helpers[name]);
+		method(G, "Iterator", Iterator);
+	}
+
 	if (want("TextEncoder")) method(G, "TextEncoder", TextEncoder);
 	if (want("TextDecoder")) method(G, "TextDecoder", TextDecoder);
 
