@@ -61,7 +61,7 @@ type realm struct {
 	// urlProto, paramsProto and paramsList are the URL polyfill's, for the inspector (see
 	// registerURL).
 	urlProto, paramsProto *goja.Object
-	paramsList           goja.Callable
+	paramsList            goja.Callable
 	// bindings, when not nil, are the program function's arguments (without console) built
 	// ahead for requests bound like shape (see sameShape).
 	bindings []goja.Value

@@ -24,7 +24,7 @@ type urlRecord struct {
 	host                       *string
 	port                       int
 	path                       []string
-	opaque                     bool   // the path is an opaque path (path[0])
+	opaque                     bool // the path is an opaque path (path[0])
 	query, fragment            *string
 }
 
@@ -45,6 +45,7 @@ func inQuerySet(c rune) bool {
 	return inC0Control(c) || c == ' ' || c == '"' || c == '#' || c == '<' || c == '>'
 }
 func inSpecialQuerySet(c rune) bool { return inQuerySet(c) || c == '\'' }
+
 // inPathSet and inUserinfoSet are the sets Node 22's URL parser (Ada) uses: '^' is in the
 // userinfo set, not in the path set (a later edition of the standard added it to both).
 func inPathSet(c rune) bool {
