@@ -128,7 +128,7 @@ func (r *run) inspectArg(v goja.Value) string {
 }
 
 func (r *run) newInspector() *inspector {
-	return &inspector{r: r, rl: r.realm, depth: inspectDepth, maxArray: inspectMaxArray, breakLength: inspectBreak}
+	return &inspector{r: r, rl: r.realm, depth: inspectDepth, maxArray: inspectMaxArray, breakLength: inspectBreak, stopped: r.recorded() != nil}
 }
 
 // finish returns s, or "" when the inspection was cut short because the run was stopped (the

@@ -42,3 +42,41 @@ func (rl *realm) randomUUID(goja.FunctionCall) goja.Value {
 	hex.Encode(s[24:], b[10:])
 	return rl.vm.ToValue(string(s[:]))
 }
+
+// loneSurrogate(s) returns the index of the first lone surrogate in the string s, or -1
+// (String.prototype.isWellFormed).
+func (rl *realm) loneSurrogate(call goja.FunctionCall) goja.Value {
+	s, _ := call.Argument(0).(goja.String)
+	return rl.vm.ToValue(loneSurrogateIndex(s))
+}
+
+// wellFormed(s) returns s with its lone surrogates replaced by U+FFFD
+// (String.prototype.toWellFormed; URL's conversion to a USVString).
+func (rl *realm) wellFormed(call goja.FunctionCall) goja.Value {
+	s, ok := call.Argument(0).(goja.String)
+	if !ok || loneSurrogateIndex(s) < 0 {
+		return call.Argument(0)
+	}
+	return rl.vm.ToValue(s.String()) // the UTF-8 conversion replaces lone surrogates with U+FFFD
+}
+
+func loneSurrogateIndex(s goja.String) int {
+	if s == nil {
+		return -1
+	}
+	n := s.Length()
+	for i := 0; i < n; i++ {
+		c := s.CharAt(i)
+		if c < 0xD800 || c > 0xDFFF {
+			continue
+		}
+		if c <= 0xDBFF && i+1 < n {
+			if d := s.CharAt(i + 1); d >= 0xDC00 && d <= 0xDFFF {
+				i++
+				continue
+			}
+		}
+		return i
+	}
+	return -1
+}

@@ -263,7 +263,7 @@ func (rl *realm) installPolyfills(prg *goja.Program, set uint64) error {
 		"timerAdd": rl.timerAdd, "timerClear": rl.timerClear, "timerRef": rl.timerRef, "timerRefresh": rl.timerRefresh,
 		"now": rl.now, "timeOrigin": rl.timeOrigin, "randomFill": rl.randomFill, "randomUUID": rl.randomUUID,
 		"urlParse": rl.urlParse, "urlSet": rl.urlSet, "formEncode": rl.formEncode, "formDecode": rl.formDecode,
-		"registerURL": rl.registerURL,
+		"registerURL": rl.registerURL, "loneSurrogate": rl.loneSurrogate, "wellFormed": rl.wellFormed,
 	} {
 		_ = rl.host.Set(name, fn)
 	}

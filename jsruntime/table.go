@@ -33,10 +33,18 @@ func (r *run) consoleTable(data, properties goja.Value) string {
 	if !ok {
 		return r.inspectArg(data)
 	}
+	// cell renders one cell; the cells together count against the output cap, as one line.
+	produced := 0
 	cell := func(v goja.Value) string {
 		in := r.newInspector()
 		in.breakLength = math.MaxInt32
-		return in.finish(in.formatValue(v, 0))
+		in.produced = produced
+		s := in.finish(in.formatValue(v, 0))
+		produced += utf16Len(s) + 3
+		if produced > r.led.room() && r.recorded() == nil {
+			r.stop(&Failure{Kind: KindOutputLimit, Message: "output limit"})
+		}
+		return s
 	}
 	index := func(n int) []string {
 		out := make([]string, n)
@@ -82,6 +90,9 @@ func (r *run) consoleTable(data, properties goja.Value) string {
 		}
 	}
 	for i, k := range rowKeys {
+		if r.recorded() != nil {
+			return ""
+		}
 		item := o.Get(k)
 		itemObj, isObj := item.(*goja.Object)
 		if props == nil && !isObj {
@@ -94,6 +105,9 @@ func (r *run) consoleTable(data, properties goja.Value) string {
 			keys = itemObj.Keys()
 		}
 		for _, key := range keys {
+			if r.recorded() != nil {
+				return ""
+			}
 			addColumn(key)
 			if !isObj || !hasOwn(itemObj, key) {
 				columns[key][i] = ""

@@ -310,36 +310,17 @@
 	}
 
 	// --- String.prototype.isWellFormed and toWellFormed ---
-	const SP = String.prototype, charCodeAt = SP.charCodeAt, slice = SP.slice;
-	// loneSurrogate returns the index of the first lone surrogate in s at or after i, or -1.
-	const loneSurrogate = (s, i) => {
-		for (const n = s.length; i < n; i++) {
-			const c = call(charCodeAt, s, i);
-			if (c < 0xD800 || c > 0xDFFF) continue;
-			if (c <= 0xDBFF && i + 1 < n) {
-				const d = call(charCodeAt, s, i + 1);
-				if (d >= 0xDC00 && d <= 0xDFFF) { i++; continue; }
-			}
-			return i;
-		}
-		return -1;
-	};
+	const SP = String.prototype, slice = SP.slice;
+	// loneSurrogate(s) is the index of the first lone surrogate in s, or -1; wellFormed(s) is s
+	// with each replaced by U+FFFD (both in Go: one pass over the UTF-16 code units).
+	const loneSurrogate = host.loneSurrogate, wellFormed = host.wellFormed;
 	const stringThis = (self, name) => {
 		if (self === null || self === undefined) throw new TypeErr("String.prototype." + name + " called on null or undefined");
 		return toStr(self);
 	};
 	if (want("isWellFormed")) method(SP, "isWellFormed", { isWellFormed() {
-		return loneSurrogate(stringThis(this, "isWellFormed"), 0) < 0;
+		return loneSurrogate(stringThis(this, "isWellFormed")) < 0;
 	} }.isWellFormed);
-	// wellFormed replaces the lone surrogates of s with U+FFFD.
-	const wellFormed = (s) => {
-		let out = "", from = 0;
-		for (let i = loneSurrogate(s, 0); i >= 0; i = loneSurrogate(s, i + 1)) {
-			out += call(slice, s, from, i) + "\uFFFD";
-			from = i + 1;
-		}
-		return from === 0 ? s : out + call(slice, s, from);
-	};
 	if (want("toWellFormed")) method(SP, "toWellFormed", { toWellFormed() {
 		return wellFormed(stringThis(this, "toWellFormed"));
 	} }.toWellFormed);
@@ -351,7 +332,8 @@
 		method(TA, "from", { from(source, mapFn = undefined, thisArg = undefined) {
 			if (typeof source === "string") {
 				const chars = [];
-				for (const ch of source) { if (chars.length >= maxElements) throw arrayLength(); call(push, chars, ch); }
+				let n = 0;
+				for (const ch of source) { if (n >= maxElements) throw arrayLength(); chars[n++] = ch; }
 				source = chars;
 			}
 			return call(from0, this, source, mapFn, thisArg);
@@ -781,11 +763,11 @@
 			},
 			toArray() {
 				const rec = direct(this, "toArray"), out = [];
-				for (;;) {
+				for (let n = 0; ; n++) {
 					const x = step(rec);
 					if (x === undefined) return out;
-					if (out.length >= maxElements) closeThrow(rec, arrayLength());
-					call(push, out, x.value);
+					if (n >= maxElements) closeThrow(rec, arrayLength());
+					out[n] = x.value;
 				}
 			},
 			forEach(fn) {
