@@ -109,12 +109,14 @@ const (
 	inspectPoll = 256
 )
 
-// logInspected logs a line the inspector rendered, unless the run was stopped meanwhile (the
-// inspector then cut the line short).
+// logInspected logs a line the inspector rendered, unless an inspector cut it short because the
+// run was stopped meanwhile.
 func (r *run) logInspected(line string) {
-	if r.recorded() == nil {
-		r.log(line)
+	if r.inspectCut {
+		r.inspectCut = false
+		return
 	}
+	r.log(line)
 }
 
 // inspectArg renders one console argument: strings verbatim, anything else as Node's
@@ -128,13 +130,14 @@ func (r *run) inspectArg(v goja.Value) string {
 }
 
 func (r *run) newInspector() *inspector {
-	return &inspector{r: r, rl: r.realm, depth: inspectDepth, maxArray: inspectMaxArray, breakLength: inspectBreak, stopped: r.recorded() != nil}
+	return &inspector{r: r, rl: r.realm, depth: inspectDepth, maxArray: inspectMaxArray, breakLength: inspectBreak}
 }
 
 // finish returns s, or "" when the inspection was cut short because the run was stopped (the
 // run then ends with its recorded failure).
 func (in *inspector) finish(s string) string {
 	if in.stopped {
+		in.r.inspectCut = true
 		return ""
 	}
 	return s

@@ -64,6 +64,7 @@ type run struct {
 	pending      int           // host calls not yet settled on the loop
 	timerQ       timerQueue    // the program's timers (setTimeout, setInterval, setImmediate)
 	started      time.Time     // when execute began (performance.now's origin)
+	inspectCut   bool          // an inspector cut the console line being built short (see logInspected)
 	busy         time.Duration // time spent running JavaScript
 	budget       *time.Timer   // enter's compute-budget timer
 	rejections   []*goja.Promise
