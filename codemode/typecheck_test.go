@@ -172,6 +172,29 @@ func TestTypecheckSeesRegistryChanges(t *testing.T) {
 	}
 }
 
+// The web globals the runtime adds (timers, URL, crypto, performance, console.table) are known to
+// the check, typed as Node's typings type them.
+func TestTypecheckKnowsTheWebGlobals(t *testing.T) {
+	reg, _ := typecheckSetup(t, realChecker(t), 0)
+	program := `await new Promise((r) => setTimeout(r, 1));
+const t = setTimeout((a: string) => {}, 1, "x");
+clearTimeout(t);
+const i = setInterval(() => {}, 1);
+clearInterval(i);
+const u = new URL("https://example.com/a?b=1");
+u.searchParams.append("c", "2");
+const p = new URLSearchParams({ x: "y" });
+const bytes: Uint8Array = crypto.getRandomValues(new Uint8Array(4));
+const id: string = crypto.randomUUID();
+const ms: number = performance.now();
+console.table([{ a: 1 }]);
+export default [u.href, p.toString(), bytes.length, id.length, ms >= 0, URL.canParse("x")];`
+	res := runCode(reg, program)
+	if res.IsError || res.Value.String() != `{"logs":["┌─────────┬───┐\n│ (index) │ a │\n├─────────┼───┤\n│ 0       │ 1 │\n└─────────┴───┘"],"result":["https://example.com/a?b=1&c=2","x=y",4,36,true,false]}` {
+		t.Fatalf("%+v", res)
+	}
+}
+
 // Every built-in the runtime adds beyond goja (polyfills) is known to the check, so a program
 // that uses them typechecks and runs.
 func TestTypecheckKnowsTheRuntimeBuiltins(t *testing.T) {

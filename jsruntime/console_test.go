@@ -22,12 +22,12 @@ func TestConsoleFormatting(t *testing.T) {
 		{`console.log({"my-key": 1, _ok: 2, "1": 3})`, `{ '1': 3, 'my-key': 1, _ok: 2 }`},
 		{`console.log({a: {b: {c: {d: {e: {f: 1}}}}}})`, "{\n  a: {\n    b: { c: { d: { e: [Object] } } }\n  }\n}"},
 		{`console.log([[[[[[1]]]]]])`, "[\n  [\n    [ [ [ [Array] ] ] ]\n  ]\n]"},
-		{`console.log(function named() {}, () => 1, class K {})`, `[Function: named] [Function (anonymous)] [Function: K]`},
+		{`console.log(function named() {}, () => 1, class K {})`, `[Function: named] [Function (anonymous)] [class K]`},
 		{`console.log([1, 2, 3, 4, 5, 6, 7])`, "[\n  1, 2, 3, 4,\n  5, 6, 7\n]"},
 		{`console.log(Object.create(null))`, `[Object: null prototype] {}`},
 		{`const o = Object.create(null); o.a = 1; console.log(o)`, `[Object: null prototype] { a: 1 }`},
 		{`class P { constructor() { this.x = 1 } }; console.log(new P())`, `P { x: 1 }`},
-		{`const o = {a: 1}; o.self = o; console.log(o)`, `{ a: 1, self: [Circular *1] }`},
+		{`const o = {a: 1}; o.self = o; console.log(o)`, `<ref *1> { a: 1, self: [Circular *1] }`},
 		{`console.log(Symbol("s"), [Symbol("t")])`, `Symbol(s) [ Symbol(t) ]`},
 		{`console.log(new Date(0))`, `1970-01-01T00:00:00.000Z`},
 		{`console.log(/a+/g)`, `/a+/g`},
@@ -59,9 +59,9 @@ func TestConsoleErrorsPrintTheirStack(t *testing.T) {
 
 func TestConsoleShape(t *testing.T) {
 	g := newRuntime(t, jsruntime.Config{})
-	res := run(t, g, `return [Object.getPrototypeOf(console) === null, Object.keys(console), typeof console.table]`, nil)
-	wantValue(t, res, `[true,["log","info","warn","error","debug"],"undefined"]`)
-	res = run(t, g, `console.table([])`, nil)
+	res := run(t, g, `return [Object.getPrototypeOf(console) === null, Object.keys(console), typeof console.group]`, nil)
+	wantValue(t, res, `[true,["log","info","warn","error","debug","table","dir"],"undefined"]`)
+	res = run(t, g, `console.group("g")`, nil)
 	if res.Error == nil || res.Error.Kind != jsruntime.KindException || !strings.HasPrefix(res.Error.Message, "TypeError: ") {
 		t.Fatalf("calling a missing console method: %+v", res.Error)
 	}

@@ -193,6 +193,31 @@ var guardTable = []guardRow{
 		"catastrophic backtracking runs for tens of seconds; a global replace on 200,000 non-ASCII characters ran for minutes past a 1s budget (each exec converts the whole subject)"},
 }
 
+// addedTable lists the built-ins the polyfills add to a run whose program names them (see
+// polyfillsNamed) that could otherwise allocate or work without bound in one step, with their
+// limits. They are not in a fresh realm, so TestGuardsInstalled does not see them;
+// TestAddedBuiltinsBounded probes each.
+var addedTable = []guardRow{
+	{[]string{"setTimeout", "setInterval", "setImmediate"}, "Go (timers.go)",
+		"at most MaxTimers (10,000) live timers per run: RangeError \"too many pending timers\"; a delay is 1ms to 2^31-1ms, as in Node (0 or NaN is 1ms), waited in wall time (the wall ceiling bounds it); each callback runs as a loop job charged to the compute budget, and the run ends (cancelling its timers) when the program settles",
+		"a loop scheduling timers grows the loop's heap without end, and a 0ms setInterval would spin the loop"},
+	{[]string{"URL", "URLSearchParams"}, "Go (url.go)",
+		"an input or base over 2 MiB (maxURLLength): TypeError \"Invalid URL: longer than 2097152 bytes\"; the parser is linear, one native step per parse or setter",
+		"a parse is one native step that budgets cannot interrupt"},
+	{[]string{"crypto.getRandomValues"}, "polyfills.js",
+		"more than 65,536 bytes: QuotaExceededError, as in Node",
+		"one native step fills the whole view"},
+	{[]string{"%TypedArray%.from"}, "polyfills.js",
+		"a string source is iterated in JavaScript first, at most maxElements code points: RangeError \"Invalid array length\"",
+		"goja's refuses a string source; the iteration is a JavaScript loop the budgets interrupt"},
+	{[]string{"Iterator.prototype.toArray"}, "polyfills.js",
+		"more than maxElements values: RangeError \"Invalid array length\" (the underlying iterator is closed)",
+		"an endless iterator would grow the array until the heap limit"},
+	{[]string{"console.log", "console.info", "console.warn", "console.error", "console.debug", "console.table", "console.dir"}, "Go (console.go)",
+		"rendering checks every 256 values that the run has not been stopped (a budget ends it), and ends the run with output-limit as soon as the line cannot fit the output cap",
+		"rendering is one native step: five arrays of 100 references to the next make 100^5 entries at depth 4"},
+}
+
 // renderGuards renders guardTable as the Markdown of GUARDS.md.
 func renderGuards() string {
 	var b strings.Builder
@@ -215,6 +240,22 @@ inputs past a limit with an ordinary, catchable error. The limits:
 | --- | --- | --- | --- |
 `)
 	for _, r := range guardTable {
+		names := make([]string, len(r.Builtins))
+		for i, n := range r.Builtins {
+			names[i] = "`" + n + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", strings.Join(names, ", "), r.Where, mdCell(r.Limit), mdCell(r.Why))
+	}
+	b.WriteString(`
+## Added built-ins
+
+The built-ins goja lacks that a run gets when its program names them (README, "What programs can
+use") and that could work or allocate without bound in one step are bounded too:
+
+| Built-ins | Where | Limit | Without it |
+| --- | --- | --- | --- |
+`)
+	for _, r := range addedTable {
 		names := make([]string, len(r.Builtins))
 		for i, n := range r.Builtins {
 			names[i] = "`" + n + "`"

@@ -1,6 +1,7 @@
 package jsruntime
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 )
@@ -282,6 +284,60 @@ const text = "lorem ipsum dolor sit amet ".repeat(1000), textU = "lörem ipsum d
 					if _, err := v.vm.RunProgram(prg); err != nil {
 						b.Fatal(err)
 					}
+				}
+			})
+		}
+	}
+}
+
+// addedProbes are, for each built-in of addedTable, a program in a run of guardProbeConfig
+// (maxElements 256Ki) and the start of the failure it must end with ("kind: message"). The
+// console's budget polling is covered by TestConsoleHostile.
+var addedProbes = map[string][2]string{
+	"setTimeout":                 {`for (;;) setTimeout(() => {}, 1e6)`, "exception: RangeError: too many pending timers"},
+	"setInterval":                {`for (;;) setInterval(() => {}, 1e6)`, "exception: RangeError: too many pending timers"},
+	"setImmediate":               {`for (;;) setImmediate(() => {})`, "exception: RangeError: too many pending timers"},
+	"URL":                        {`new URL("http://a/" + "x".repeat(2 ** 21))`, "exception: TypeError: Invalid URL: longer than 2097152 bytes"},
+	"URLSearchParams":            {`const u = new URL("http://a/"); u.search = "x".repeat(2 ** 21 + 1)`, "exception: TypeError: Invalid URL: longer than 2097152 bytes"},
+	"crypto.getRandomValues":     {`crypto.getRandomValues(new Uint8Array(65537))`, "exception: QuotaExceededError: The requested length exceeds 65,536 bytes"},
+	"%TypedArray%.from":          {`Uint8Array.from("x".repeat(2 ** 18 + 1))`, "exception: RangeError: Invalid array length"},
+	"Iterator.prototype.toArray": {`Iterator.from({ next() { return { done: false, value: 1 } } }).toArray()`, "exception: RangeError: Invalid array length"},
+	"console.log":                {`let x = "x".repeat(9000); for (let i = 0; i < 4; i++) x = Array(100).fill(x); console.log(x)`, "output-limit: "},
+	"console.info":               {`let x = "x".repeat(9000); for (let i = 0; i < 4; i++) x = Array(100).fill(x); console.info(x)`, "output-limit: "},
+	"console.warn":               {`let x = "x".repeat(9000); for (let i = 0; i < 4; i++) x = Array(100).fill(x); console.warn(x)`, "output-limit: "},
+	"console.error":              {`let x = "x".repeat(9000); for (let i = 0; i < 4; i++) x = Array(100).fill(x); console.error(x)`, "output-limit: "},
+	"console.debug":              {`let x = "x".repeat(9000); for (let i = 0; i < 4; i++) x = Array(100).fill(x); console.debug(x)`, "output-limit: "},
+	"console.table":              {`let x = "x".repeat(9000); for (let i = 0; i < 3; i++) x = Array(100).fill(x); console.table(x)`, "output-limit: "},
+	"console.dir":                {`let x = "x".repeat(9000); for (let i = 0; i < 4; i++) x = Array(100).fill(x); console.dir(x)`, "output-limit: "},
+}
+
+// TestAddedBuiltinsBounded checks that each built-in of addedTable refuses its probe as the table
+// says.
+func TestAddedBuiltinsBounded(t *testing.T) {
+	cfg := guardProbeConfig
+	cfg.ComputeBudget = 30 * time.Second // the toArray probe iterates 262,145 times; a loaded machine is slow
+	cfg.MaxOutputBytes = 1 << 20
+	g, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, row := range addedTable {
+		for _, name := range row.Builtins {
+			t.Run(name, func(t *testing.T) {
+				probe, ok := addedProbes[name]
+				if !ok {
+					t.Fatalf("no probe for %s", name)
+				}
+				res, err := g.Run(context.Background(), Request{Program: probe[0]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Error == nil {
+					t.Fatalf("probe %q succeeded, want %s…", probe[0], probe[1])
+				}
+				if got := string(res.Error.Kind) + ": " + res.Error.Message; !strings.HasPrefix(got, probe[1]) {
+					t.Errorf("probe %q ended with %.200s, want %s…", probe[0], got, probe[1])
 				}
 			})
 		}

@@ -54,7 +54,7 @@ type run struct {
 
 	// lineOneShift, polyfills and generators are the compiled program's.
 	lineOneShift int
-	polyfills    uint32
+	polyfills    uint64
 	generators   bool
 	polyfillPrg  *goja.Program
 	// bound are the request's bindings, validated (see bindNamespaces).
@@ -63,6 +63,9 @@ type run struct {
 	// Loop-goroutine state.
 	wallDeadline time.Time     // when the wall-clock ceiling stops the run
 	pending      int           // host calls not yet settled on the loop
+	timerQ       timerQueue    // the program's timers (setTimeout, setInterval, setImmediate)
+	started      time.Time     // when execute began (performance.now's origin)
+	inspectCut   bool          // an inspector cut the console line being built short (see logInspected)
 	busy         time.Duration // time spent running JavaScript
 	budget       *time.Timer   // enter's compute-budget timer
 	rejections   []*goja.Promise
@@ -123,7 +126,8 @@ func newRun(ctx context.Context, g *Goja, req Request, led *ledger, rl *realm) *
 // execute runs prg (the compiled program) to completion and builds the result.
 func (r *run) execute(prg *goja.Program) Result {
 	defer r.cancel()
-	r.wallDeadline = time.Now().Add(r.cfg.WallCeiling)
+	r.started = time.Now()
+	r.wallDeadline = r.started.Add(r.cfg.WallCeiling)
 	wallMs := r.cfg.WallCeiling.Milliseconds()
 	r.timers.Add(2)
 	wall := time.AfterFunc(r.cfg.WallCeiling, func() {
@@ -374,10 +378,16 @@ func (r *run) drive(prg *goja.Program) (value jsonv.Value, size int, f *Failure)
 		if ran {
 			continue
 		}
-		if r.pending == 0 {
+		if ran, f = r.runDueTimer(); f != nil {
+			return jsonv.Value{}, 0, f
+		}
+		if ran {
+			continue
+		}
+		if !r.waiting() {
 			return jsonv.Value{}, 0, &Failure{Kind: KindException, Message: msgNeverSettles}
 		}
-		<-r.wake
+		r.idle()
 	}
 	if f := r.recorded(); f != nil {
 		return jsonv.Value{}, 0, f

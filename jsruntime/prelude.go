@@ -56,6 +56,12 @@ type realm struct {
 	limits, host *goja.Object
 	// console is the program's console (see consoleObject).
 	console *goja.Object
+	// inspect are the built-ins the console's inspector calls (see captureInspectIntrinsics).
+	inspect inspectIntrinsics
+	// urlProto, paramsProto and paramsList are the URL polyfill's, for the inspector (see
+	// registerURL).
+	urlProto, paramsProto *goja.Object
+	paramsList            goja.Callable
 	// bindings, when not nil, are the program function's arguments (without console) built
 	// ahead for requests bound like shape (see sameShape).
 	bindings []goja.Value
@@ -220,29 +226,50 @@ func (rl *realm) applyFunction(call goja.FunctionCall) goja.Value {
 // polyfills are the built-ins goja lacks that polyfillSource can install, by the name that
 // makes a program ask for one (see polyfillsNamed).
 var polyfills = []string{"asyncIterator", "dispose", "asyncDispose", "structuredClone", "withResolvers",
-	"groupBy", "fromAsync", "queueMicrotask", "atob", "btoa", "TextEncoder", "TextDecoder"}
+	"groupBy", "fromAsync", "queueMicrotask", "atob", "btoa", "TextEncoder", "TextDecoder",
+	"setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate",
+	"performance", "crypto", "isWellFormed", "toWellFormed", "Array.from", "URL", "Iterator"}
 
-// polyfillsNamed returns the polyfills (a bit per entry of polyfills) whose names occur in
-// code. A program gets the missing built-ins it names; one that reaches for them without
-// writing their names (globalThis["at" + "ob"]) finds them undefined, as on an engine without
-// them.
-func polyfillsNamed(code string) uint32 {
-	var set uint32
+// polyfillAliases are further names that ask for a polyfill. The iterator helpers are methods
+// of every iterator, named like common array methods (map, filter); a program that uses them
+// names where it gets an iterator from.
+var polyfillAliases = map[string][]string{
+	"Iterator": {".values()", ".keys()", ".entries()", "matchAll", "function*", "function *", "toArray"},
+}
+
+// polyfillsNamed returns the polyfills (a bit per entry of polyfills) whose names, or aliases,
+// occur in code. A program gets the missing built-ins it names; one that reaches for them
+// without writing their names (globalThis["at" + "ob"]) finds them undefined, as on an engine
+// without them.
+func polyfillsNamed(code string) uint64 {
+	var set uint64
 	for i, name := range polyfills {
 		if strings.Contains(code, name) {
 			set |= 1 << i
+			continue
+		}
+		for _, alias := range polyfillAliases[name] {
+			if strings.Contains(code, alias) {
+				set |= 1 << i
+				break
+			}
 		}
 	}
 	return set
 }
 
 // installPolyfills runs the polyfill program for the set polyfillsNamed returned.
-func (rl *realm) installPolyfills(prg *goja.Program, set uint32) error {
+func (rl *realm) installPolyfills(prg *goja.Program, set uint64) error {
 	vm := rl.vm
-	_ = rl.host.Set("atob", rl.atob)
-	_ = rl.host.Set("btoa", rl.btoa)
-	_ = rl.host.Set("utf8Encode", rl.utf8Encode)
-	_ = rl.host.Set("utf8Decode", rl.utf8Decode)
+	for name, fn := range map[string]func(goja.FunctionCall) goja.Value{
+		"atob": rl.atob, "btoa": rl.btoa, "utf8Encode": rl.utf8Encode, "utf8Decode": rl.utf8Decode,
+		"timerAdd": rl.timerAdd, "timerClear": rl.timerClear, "timerRef": rl.timerRef, "timerRefresh": rl.timerRefresh,
+		"now": rl.now, "timeOrigin": rl.timeOrigin, "randomFill": rl.randomFill, "randomUUID": rl.randomUUID,
+		"urlParse": rl.urlParse, "urlSet": rl.urlSet, "formEncode": rl.formEncode, "formDecode": rl.formDecode,
+		"registerURL": rl.registerURL, "loneSurrogate": rl.loneSurrogate, "wellFormed": rl.wellFormed,
+	} {
+		_ = rl.host.Set(name, fn)
+	}
 	fnValue, err := vm.RunProgram(prg)
 	if err != nil {
 		return err

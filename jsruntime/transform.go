@@ -55,7 +55,7 @@ type compiled struct {
 	lineOneShift int
 	// polyfills is the set of built-ins the program names that the realm must add (see
 	// polyfillsNamed).
-	polyfills uint32
+	polyfills uint64
 	// generators is set when the code has a '*', so may define generators (see
 	// guardGenerators).
 	generators bool

@@ -320,14 +320,16 @@ func DTS(tools []Tool) string {
 	return dtsHeader + "\n\n" + declarations(sorted, prefixes(sorted), true, true) + "\n\n" + consoleDeclaration + "\n"
 }
 
-// consoleDeclaration types the five console methods a program has, so that an editor needs no
-// DOM or Node typings. It merges with those typings' Console when they are present.
+// consoleDeclaration types the console methods a program has, so that an editor needs no DOM or
+// Node typings. It merges with those typings' Console when they are present.
 const consoleDeclaration = `interface Console {
   log(...data: any[]): void;
   info(...data: any[]): void;
   warn(...data: any[]): void;
   error(...data: any[]): void;
   debug(...data: any[]): void;
+  table(tabularData?: any, properties?: string[]): void;
+  dir(item?: any, options?: any): void;
 }
 declare var console: Console;`
 

@@ -415,7 +415,8 @@ const checkConfig = `{
 
 // RuntimeDeclarations types the globals a program has beyond the ECMAScript library and the SDK
 // (which declares tools, ToolCallError and console): the web built-ins the runtime adds to a
-// program that names them. Every check appends it to the SDK declarations, and WriteProject
+// program that names them (timers as Node's typings declare them, so that
+// new Promise((r) => setTimeout(r, ms)) checks). Every check appends it to the SDK declarations, and WriteProject
 // writes it into tools.d.ts. Each name is declared so that a second, identical declaration
 // (from other typings) merges with it.
 const RuntimeDeclarations = `
@@ -437,6 +438,58 @@ interface TextDecoder {
   decode(input?: ArrayBuffer | ArrayBufferView): string;
 }
 declare var TextDecoder: { prototype: TextDecoder; new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder };
+interface Timeout { ref(): this; unref(): this; hasRef(): boolean; refresh(): this; close(): this; [Symbol.toPrimitive](): number }
+interface Immediate { ref(): this; unref(): this; hasRef(): boolean }
+declare function setTimeout<TArgs extends any[]>(callback: (...args: TArgs) => void, ms?: number, ...args: TArgs): Timeout;
+declare function setTimeout(callback: (args: void) => void, ms?: number): Timeout;
+declare function setInterval<TArgs extends any[]>(callback: (...args: TArgs) => void, ms?: number, ...args: TArgs): Timeout;
+declare function setInterval(callback: (args: void) => void, ms?: number): Timeout;
+declare function setImmediate<TArgs extends any[]>(callback: (...args: TArgs) => void, ...args: TArgs): Immediate;
+declare function setImmediate(callback: (args: void) => void): Immediate;
+declare function clearTimeout(timeout: Timeout | string | number | undefined | null): void;
+declare function clearInterval(timeout: Timeout | string | number | undefined | null): void;
+declare function clearImmediate(immediate: Immediate | undefined | null): void;
+interface URLSearchParams {
+  readonly size: number;
+  append(name: string, value: string): void;
+  delete(name: string, value?: string): void;
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  has(name: string, value?: string): boolean;
+  set(name: string, value: string): void;
+  sort(): void;
+  forEach(callbackfn: (value: string, key: string, parent: URLSearchParams) => void, thisArg?: any): void;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<string>;
+  entries(): IterableIterator<[string, string]>;
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+  toString(): string;
+}
+declare var URLSearchParams: { prototype: URLSearchParams; new (init?: string[][] | Record<string, string> | string | URLSearchParams | Iterable<[string, string]>): URLSearchParams };
+interface URL {
+  href: string;
+  readonly origin: string;
+  protocol: string;
+  username: string;
+  password: string;
+  host: string;
+  hostname: string;
+  port: string;
+  pathname: string;
+  search: string;
+  readonly searchParams: URLSearchParams;
+  hash: string;
+  toString(): string;
+  toJSON(): string;
+}
+declare var URL: { prototype: URL; new (url: string | URL, base?: string | URL): URL; canParse(url: string | URL, base?: string | URL): boolean; parse(url: string | URL, base?: string | URL): URL | null };
+interface Crypto {
+  getRandomValues<T extends Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array>(array: T): T;
+  randomUUID(): string;
+}
+declare var crypto: Crypto;
+interface Performance { readonly timeOrigin: number; now(): number; toJSON(): any }
+declare var performance: Performance;
 `
 
 // WriteProject writes dir/tools.d.ts (declarations, then RuntimeDeclarations) and
