@@ -182,7 +182,7 @@ type closableRuntime interface {
 // each (0: the default) for process isolation.
 func newRuntime(o options, cfg jsruntime.Config, memoryLimit int64) (closableRuntime, error) {
 	if o.isolation == jsruntime.IsolationProcess {
-		return jsruntime.NewProcessPool(jsruntime.ProcessConfig{Config: cfg, Size: o.pool, MemoryLimit: memoryLimit})
+		return jsruntime.NewProcessPool(jsruntime.ProcessConfig{Config: cfg, Size: o.pool, MemoryLimit: memoryLimit, MaxQueued: max(o.runs, o.hostile)}) // every run waits its turn
 	}
 	return jsruntime.New(cfg)
 }

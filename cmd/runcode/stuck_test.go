@@ -113,7 +113,8 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 			} else if want := "Error: code run failed (abort): " + abandonedMessage + "\nCaptured output:\nbefore\n"; string(out) != want {
 				t.Fatalf("stdout %q, want %q", out, want)
 			}
-			// The trace is complete JSON Lines: the marker's write_file, started and settled.
+			// The trace is complete JSON Lines: the run's start, the marker's write_file, started
+			// and settled, and the run's end (its abort).
 			trace, err := os.ReadFile(tracePath)
 			if err != nil {
 				t.Fatal(err)
@@ -126,7 +127,7 @@ func TestRunFirstSignalAbandonsAStuckRun(t *testing.T) {
 				}
 				types = append(types, e.Type+" "+e.Name)
 			}
-			if want := []string{"code-dispatch-start write_file", "code-dispatch write_file"}; !slices.Equal(types, want) {
+			if want := []string{"code-run-start ", "code-dispatch-start write_file", "code-dispatch write_file", "code-run "}; !slices.Equal(types, want) {
 				t.Fatalf("trace events %q, want %q", types, want)
 			}
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
