@@ -882,7 +882,7 @@ func (r *Runtime) arrayproto_reduce(call FunctionCall) Value {
 				}
 			}
 			if fc.Arguments[0] == nil {
-				r.typeErrorResult(true, "No initial value")
+				r.typeErrorResult(true, "Reduce of empty array with no initial value") // runcode: V8's message
 				panic("unreachable")
 			}
 			k++
@@ -926,7 +926,7 @@ func (r *Runtime) arrayproto_reduceRight(call FunctionCall) Value {
 				}
 			}
 			if fc.Arguments[0] == nil {
-				r.typeErrorResult(true, "No initial value")
+				r.typeErrorResult(true, "Reduce of empty array with no initial value") // runcode: V8's message
 				panic("unreachable")
 			}
 			k--

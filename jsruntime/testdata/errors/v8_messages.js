@@ -55,6 +55,9 @@ t("undeclared", () => notDefinedVar);
 t("let before init", () => { x; let x = 1; });
 t("const before init in a closure", () => { const f = () => y; f(); const y = 1; });
 t("let assigned before init", () => { z = 2; let z = 1; });
+// Reducing an empty array without an initial value.
+t("[].reduce", () => [].reduce((a, b) => a + b));
+t("[].reduceRight", () => [].reduceRight((a, b) => a + b));
 // JSON.parse.
 for (const text of ["{bad", "", '{"a":', "x", '{"a":1}x', undefined, "NaN", '{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": tru}', "{'a':1}",
 	"<html><body>Not found</body></html>", "[1,]", "[1 2]", '{"a" 1}', '{"a":1 "b":2}', '{"a":1,}', '"abc', '"a\u0001"', '"\\x"', '"\\u12g4"', "-", "1.",
