@@ -3,6 +3,8 @@ package jsruntime
 import (
 	"errors"
 	"fmt"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 	"math"
 	"math/big"
 	"runtime"
@@ -65,6 +67,7 @@ func (rl *realm) installIntl(maxString int64) error {
 	}
 	ir.installDateMethods()
 	ir.installLocaleCompare()
+	ir.installLocaleCase()
 	numberProto := global.Get("Number").(*goja.Object).Get("prototype").(*goja.Object)
 	ir.method(numberProto, "toLocaleString", 0, func(call goja.FunctionCall) goja.Value {
 		v, err := ir.numberValue(call.This)
@@ -555,6 +558,45 @@ func (ir *intlRealm) installLocaleCompare() {
 		ir.check(err)
 		return vm.ToValue(r)
 	})
+}
+
+// installLocaleCase replaces String.prototype.toLocaleUpperCase and toLocaleLowerCase: with a
+// locale whose language has its own case mappings (Turkish and Azerbaijani dotted and dotless i,
+// Lithuanian dots above, Greek accents in upper case) they map through golang.org/x/text/cases
+// for that language, as V8 does through ICU; any other locale, and none, maps as toUpperCase
+// and toLowerCase do (goja's own methods, kept). A locale that is not a well-formed tag is a
+// RangeError. guardSlowStrings, installed after, caps the lengths.
+func (ir *intlRealm) installLocaleCase() {
+	vm := ir.rl.vm
+	stringProto := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)
+	for _, m := range []struct {
+		name, plain string
+		upper       bool
+	}{{"toLocaleUpperCase", "toUpperCase", true}, {"toLocaleLowerCase", "toLowerCase", false}} {
+		plain, _ := goja.AssertFunction(stringProto.Get(m.plain))
+		ir.method(stringProto, m.name, 0, func(call goja.FunctionCall) goja.Value {
+			if goja.IsUndefined(call.This) || goja.IsNull(call.This) {
+				panic(vm.NewTypeError("String.prototype." + m.name + " called on null or undefined"))
+			}
+			tags, err := intl.CanonicalizeLocaleList(ir.localeList(call.Argument(0)))
+			ir.check(err)
+			var lang language.Tag
+			if len(tags) > 0 {
+				lang = language.Make(tags[0])
+			}
+			switch base, _ := lang.Base(); base.String() {
+			case "tr", "az", "lt", "el":
+				caser := cases.Lower(lang)
+				if m.upper {
+					caser = cases.Upper(lang)
+				}
+				return vm.ToValue(caser.String(call.This.String()))
+			}
+			v, err := plain(call.This)
+			ir.check(err)
+			return v
+		})
+	}
 }
 
 // ---- PluralRules, ListFormat, RelativeTimeFormat

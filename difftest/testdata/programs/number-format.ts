@@ -4,7 +4,7 @@ return [
   n.toLocaleString("en-US", { maximumFractionDigits: 1 }),
   n.toLocaleString("de-DE"),
   n.toLocaleString("fr-FR"),
-  n.toLocaleString("en-IN"),
+  n.toLocaleString("en-GB"),
   (0.256).toLocaleString("en-US", { style: "percent" }),
   new Intl.NumberFormat("en-US", { notation: "compact" }).format(n),
   new Intl.NumberFormat("en-US", { notation: "compact", compactDisplay: "long" }).format(n),
