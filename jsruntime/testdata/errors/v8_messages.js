@@ -55,6 +55,10 @@ t("undeclared", () => notDefinedVar);
 t("let before init", () => { x; let x = 1; });
 t("const before init in a closure", () => { const f = () => y; f(); const y = 1; });
 t("let assigned before init", () => { z = 2; let z = 1; });
+// An object with no way to become a primitive (it printed the Go object, heap addresses included).
+t("String(Object.create(null))", () => String(Object.create(null)));
+t("template of Object.create(null)", () => `${Object.create(null)}`);
+t("Object.create(null) + 1", () => Object.create(null) + 1);
 // Reducing an empty array without an initial value.
 t("[].reduce", () => [].reduce((a, b) => a + b));
 t("[].reduceRight", () => [].reduceRight((a, b) => a + b));
