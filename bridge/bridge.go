@@ -216,8 +216,9 @@ type Bridge struct {
 
 // entry is one submitted sub-call.
 type entry struct {
-	call   registry.Call
-	settle func(jsonv.Value, error)
+	call      registry.Call
+	namespace string // the tool's registry namespace (Options.Namespaces), for the events
+	settle    func(jsonv.Value, error)
 	// run is the context the runtime passed with the call: done once the run has ended, when
 	// the program can no longer see the call's outcome.
 	run       context.Context
@@ -326,6 +327,14 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 	return ns
 }
 
+// namespaceOf is the registry namespace of tool i of Options.Tools ("" without Namespaces).
+func (b *Bridge) namespaceOf(i int) string {
+	if i < len(b.opts.Namespaces) {
+		return b.opts.Namespaces[i]
+	}
+	return ""
+}
+
 // dispatch submits a call of tool i of Options.Tools.
 func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
 	b.submit(run, i, args, settle, false)
@@ -365,6 +374,7 @@ func (b *Bridge) submit(run context.Context, i int, args jsonv.Value, settle fun
 			Scope:      b.opts.Scope,
 			Parent:     b.opts.Token,
 		},
+		namespace: b.namespaceOf(i),
 		settle:    settle,
 		run:       run,
 		seq:       b.counter,
@@ -581,7 +591,7 @@ func (b *Bridge) start(e *entry) {
 	c := e.call
 	e.started = b.now()
 	if b.opts.Events != nil {
-		b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
+		b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Namespace: e.namespace, Arguments: c.Arguments,
 			Time: e.started, Started: e.started, Queued: e.started.Sub(e.submitted)})
 	}
 	ctx := b.ctx

@@ -67,9 +67,10 @@ type Call struct {
 // codemode.Options.Executor (or bridge.Options.Executor). Its methods are safe for concurrent
 // use.
 type Executor struct {
-	calls []Call
-	names []string           // tool names in order of first use
-	inner *registry.Registry // one tool per name, whose body answers from the recording
+	calls  []Call
+	names  []string           // tool names in order of first use
+	spaces map[string]string  // the recorded namespace of each namespaced name
+	inner  *registry.Registry // one tool per name, whose body answers from the recording
 
 	mu       sync.Mutex
 	next     int                      // sub-calls prepared so far
@@ -88,7 +89,7 @@ type step struct {
 // start with its sub-call id. It fails on a settle without a start and on a sub-call id that
 // starts twice.
 func New(events []bridge.Event) (*Executor, error) {
-	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}}
+	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}, spaces: map[string]string{}}
 	index := map[string]int{}
 	seen := map[string]bool{}
 	for i, ev := range events {
@@ -102,6 +103,9 @@ func New(events []bridge.Event) (*Executor, error) {
 			if !seen[ev.Name] {
 				seen[ev.Name] = true
 				e.names = append(e.names, ev.Name)
+				if ev.Namespace != "" {
+					e.spaces[ev.Name] = ev.Namespace
+				}
 			}
 		case bridge.EventSettle:
 			n, ok := index[ev.SubCallID]
@@ -143,13 +147,15 @@ func (e *Executor) Calls() []Call { return append([]Call(nil), e.calls...) }
 func (e *Executor) Names() []string { return append([]string(nil), e.names...) }
 
 // Tools declares the recorded tool names, for a registry that has no other source of them: each
-// accepts any arguments and returns any JSON value. Programs see them in the tools namespace;
+// accepts any arguments and returns any JSON value. Programs see them in the tools namespace,
+// a tool recorded in a registry namespace as tools.<namespace>.<member> again;
 // their bodies refuse to run, since a replay answers every sub-call through the Executor.
 func (e *Executor) Tools() []registry.Tool {
 	tools := make([]registry.Tool, len(e.names))
 	for i, name := range e.names {
 		tools[i] = registry.Tool{
 			Name:        name,
+			Namespace:   e.spaces[name],
 			Description: "Replayed from a recorded trace.",
 			Output:      registry.AnyOutput(),
 			Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
