@@ -30,8 +30,9 @@ type Event struct {
 	ParentCallID string
 	SubCallID    string
 	Name         string
-	// Namespace is the registry namespace of the called tool ("" for a top-level tool), so
-	// that a replay declares it where the program reached it: tools.<Namespace>.<member>.
+	// Namespace is the registry namespace of the called tool (EventStart only; "" for a
+	// top-level tool), so that a replay declares it where the program reached it:
+	// tools.<Namespace>.<member>.
 	Namespace string
 	Arguments jsonv.Value
 	IsError   bool               // EventSettle only
