@@ -52,6 +52,7 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -669,7 +670,7 @@ func (b *Bridge) recordUnseen(e *entry, msg string, started bool) {
 	if e.run == nil || e.run.Err() == nil {
 		return // the program sees it
 	}
-	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
+	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: ToolPath(e.namespace, e.call.Name), Started: started, Message: msg, seq: e.seq})
 }
 
 // Unseen returns the failures of sub-calls that settled after the run had ended, in
@@ -683,19 +684,33 @@ func (b *Bridge) Unseen() []Unseen {
 	return out
 }
 
-// CallPath is how a program names the tool registered as name: tools.name, or tools["name"]
-// when the name is not an identifier.
-func CallPath(name string) string {
-	for i, c := range name {
+// CallPath is how a program names the top-level tool registered as name: tools.name, or
+// tools["name"] when the name is not an identifier.
+func CallPath(name string) string { return "tools" + accessor(name) }
+
+// ToolPath is how a program names the tool registered as name in namespace ("" for a
+// top-level tool, as CallPath): tools.<namespace>.<member>, each part bracketed when it is not
+// an identifier.
+func ToolPath(namespace, name string) string {
+	if namespace == "" || !strings.HasPrefix(name, namespace+".") {
+		return CallPath(name)
+	}
+	return "tools" + accessor(namespace) + accessor(name[len(namespace)+1:])
+}
+
+// accessor is the JavaScript member access of key: .key, or ["key"] when key is not an
+// identifier.
+func accessor(key string) string {
+	for i, c := range key {
 		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
 			continue
 		}
-		return "tools[" + strconv.Quote(name) + "]"
+		return "[" + strconv.Quote(key) + "]"
 	}
-	if name == "" {
-		return `tools[""]`
+	if key == "" {
+		return `[""]`
 	}
-	return "tools." + name
+	return "." + key
 }
 
 // forward carries what the model should see of res through the outer invocation, unless the

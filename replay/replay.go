@@ -198,7 +198,7 @@ func (e *Executor) match(call registry.Call) *step {
 	n := e.next
 	// The call is described only when it fails: a matching call costs no rendering.
 	failed := func(expected, reason string) *DivergenceError {
-		return &DivergenceError{Index: n, Expected: expected, Actual: describe(call.Name, call.Arguments), Reason: reason}
+		return &DivergenceError{Index: n, Expected: expected, Actual: e.describe(call.Name, call.Arguments), Reason: reason}
 	}
 	if d := e.diverged; d != nil {
 		return &step{err: failed("", fmt.Sprintf("not answered: the replay diverged from the recording at sub-call %d", d.Index))}
@@ -209,7 +209,7 @@ func (e *Executor) match(call registry.Call) *step {
 	}
 	rec := &e.calls[n-1]
 	if rec.Start.Name != call.Name || !Equal(rec.Start.Arguments, call.Arguments) {
-		e.diverged = failed(describe(rec.Start.Name, rec.Start.Arguments), "")
+		e.diverged = failed(e.describe(rec.Start.Name, rec.Start.Arguments), "")
 		return &step{err: e.diverged}
 	}
 	switch {
@@ -272,7 +272,7 @@ func (e *Executor) Check() error {
 	}
 	if e.next < len(e.calls) {
 		return fmt.Errorf("replay: the program made %d of the %d recorded sub-calls; the first one it did not make is %s: %w",
-			e.next, len(e.calls), describe(e.calls[e.next].Start.Name, e.calls[e.next].Start.Arguments), ErrDiverged)
+			e.next, len(e.calls), e.describe(e.calls[e.next].Start.Name, e.calls[e.next].Start.Arguments), ErrDiverged)
 	}
 	return nil
 }
@@ -280,9 +280,10 @@ func (e *Executor) Check() error {
 // maxDescribedArguments bounds the arguments a divergence message shows of each call.
 const maxDescribedArguments = 300
 
-// describe renders a call as a program writes it: tools.name({...}), the arguments cut at
+// describe renders a call of name, in the namespace it was recorded in, as a program writes it:
+// tools.name({...}) or tools.namespace.member({...}), the arguments cut at
 // maxDescribedArguments bytes.
-func describe(name string, args jsonv.Value) string {
+func (e *Executor) describe(name string, args jsonv.Value) string {
 	text := "undefined"
 	if args.IsDefined() {
 		text = args.String()
@@ -294,7 +295,7 @@ func describe(name string, args jsonv.Value) string {
 		}
 		text = text[:cut] + "…"
 	}
-	return bridge.CallPath(name) + "(" + text + ")"
+	return bridge.ToolPath(e.spaces[name], name) + "(" + text + ")"
 }
 
 // Equal reports whether a and b are the same JSON value: objects with the same members in any

@@ -138,4 +138,11 @@ return graph.entities.map((e: { name: string }) => e.name);`,
 	if code != exitOK || out != want {
 		t.Fatalf("replay without sources: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
 	}
+	// A divergence names the calls as the program writes them.
+	changed := filepath.Join(dir, "changed.ts")
+	os.WriteFile(changed, []byte(`return await tools.memory.read_graph({});`), 0o644)
+	_, out, _ = invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--json", "--replay", trace, changed)
+	if !strings.Contains(out, `expected tools.memory.create_entities({`) || !strings.Contains(out, `got tools.memory.read_graph({})`) {
+		t.Errorf("divergence: %s", out)
+	}
 }
