@@ -31,7 +31,8 @@ const (
 	StructuredAuto StructuredMode = "auto"
 	// StructuredAlways sends structuredContent with every reply and declares the outputSchema
 	// (OutputSchema). A reply too large for MaxReplyBytes carries, in place of the outcome, an
-	// output-limit failure saying so (isError set), and its text is cut.
+	// output-limit failure saying so (isError set), and its text is cut if it still does not
+	// fit.
 	StructuredAlways StructuredMode = "always"
 	// StructuredNever sends the text only and declares no outputSchema.
 	StructuredNever StructuredMode = "never"
@@ -90,7 +91,7 @@ func (s replyShaper) shape(out *mcp.CallToolResult) *mcp.CallToolResult {
 		if s.mode == StructuredAlways {
 			// The outputSchema promises structuredContent on every reply: an output-limit
 			// failure (small, and valid under the schema) says why the outcome is not there.
-			msg := fmt.Sprintf("the reply did not fit one MCP message of at most %d bytes: its text was cut and its structured outcome left out; run a program that prints or returns less", s.maxBytes)
+			msg := fmt.Sprintf("the reply did not fit one MCP message of at most %d bytes with its structured outcome, which was left out: the text content holds the output (cut, with a marker, if it did not fit either); run a program that prints or returns less", s.maxBytes)
 			out.StructuredContent = json.RawMessage(jsonv.AppendJSON(nil, codemode.FailureOutcome(string(jsruntime.KindOutputLimit), msg, nil)))
 			out.IsError = true
 		}
