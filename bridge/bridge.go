@@ -52,6 +52,7 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -216,8 +217,9 @@ type Bridge struct {
 
 // entry is one submitted sub-call.
 type entry struct {
-	call   registry.Call
-	settle func(jsonv.Value, error)
+	call      registry.Call
+	namespace string // the tool's registry namespace (Options.Namespaces), for the events
+	settle    func(jsonv.Value, error)
 	// run is the context the runtime passed with the call: done once the run has ended, when
 	// the program can no longer see the call's outcome.
 	run       context.Context
@@ -326,6 +328,14 @@ func (b *Bridge) Namespace() jsruntime.Namespace {
 	return ns
 }
 
+// namespaceOf is the registry namespace of tool i of Options.Tools ("" without Namespaces).
+func (b *Bridge) namespaceOf(i int) string {
+	if i < len(b.opts.Namespaces) {
+		return b.opts.Namespaces[i]
+	}
+	return ""
+}
+
 // dispatch submits a call of tool i of Options.Tools.
 func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
 	b.submit(run, i, args, settle, false)
@@ -365,6 +375,7 @@ func (b *Bridge) submit(run context.Context, i int, args jsonv.Value, settle fun
 			Scope:      b.opts.Scope,
 			Parent:     b.opts.Token,
 		},
+		namespace: b.namespaceOf(i),
 		settle:    settle,
 		run:       run,
 		seq:       b.counter,
@@ -581,7 +592,7 @@ func (b *Bridge) start(e *entry) {
 	c := e.call
 	e.started = b.now()
 	if b.opts.Events != nil {
-		b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Arguments: c.Arguments,
+		b.emit(Event{Type: EventStart, RootCallID: c.RootCallID, ParentCallID: b.opts.CallID, SubCallID: c.CallID, Name: c.Name, Namespace: e.namespace, Arguments: c.Arguments,
 			Time: e.started, Started: e.started, Queued: e.started.Sub(e.submitted)})
 	}
 	ctx := b.ctx
@@ -659,7 +670,7 @@ func (b *Bridge) recordUnseen(e *entry, msg string, started bool) {
 	if e.run == nil || e.run.Err() == nil {
 		return // the program sees it
 	}
-	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: CallPath(e.call.Name), Started: started, Message: msg, seq: e.seq})
+	b.unseen = append(b.unseen, Unseen{SubCallID: e.call.CallID, Call: ToolPath(e.namespace, e.call.Name), Started: started, Message: msg, seq: e.seq})
 }
 
 // Unseen returns the failures of sub-calls that settled after the run had ended, in
@@ -673,19 +684,33 @@ func (b *Bridge) Unseen() []Unseen {
 	return out
 }
 
-// CallPath is how a program names the tool registered as name: tools.name, or tools["name"]
-// when the name is not an identifier.
-func CallPath(name string) string {
-	for i, c := range name {
+// CallPath is how a program names the top-level tool registered as name: tools.name, or
+// tools["name"] when the name is not an identifier.
+func CallPath(name string) string { return "tools" + accessor(name) }
+
+// ToolPath is how a program names the tool registered as name in namespace ("" for a
+// top-level tool, as CallPath): tools.<namespace>.<member>, each part bracketed when it is not
+// an identifier.
+func ToolPath(namespace, name string) string {
+	if namespace == "" || !strings.HasPrefix(name, namespace+".") {
+		return CallPath(name)
+	}
+	return "tools" + accessor(namespace) + accessor(name[len(namespace)+1:])
+}
+
+// accessor is the JavaScript member access of key: .key, or ["key"] when key is not an
+// identifier.
+func accessor(key string) string {
+	for i, c := range key {
 		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
 			continue
 		}
-		return "tools[" + strconv.Quote(name) + "]"
+		return "[" + strconv.Quote(key) + "]"
 	}
-	if name == "" {
-		return `tools[""]`
+	if key == "" {
+		return `[""]`
 	}
-	return "tools." + name
+	return "." + key
 }
 
 // forward carries what the model should see of res through the outer invocation, unless the

@@ -30,9 +30,13 @@ type Event struct {
 	ParentCallID string
 	SubCallID    string
 	Name         string
-	Arguments    jsonv.Value
-	IsError      bool               // EventSettle only
-	Content      []registry.Content // EventSettle only: the sub-call's final model-facing content
+	// Namespace is the registry namespace of the called tool (EventStart only; "" for a
+	// top-level tool), so that a replay declares it where the program reached it:
+	// tools.<Namespace>.<member>.
+	Namespace string
+	Arguments jsonv.Value
+	IsError   bool               // EventSettle only
+	Content   []registry.Content // EventSettle only: the sub-call's final model-facing content
 	// Result is the value the program received (EventSettle of a success only). Content is
 	// what the model would see, shaped by the dispatch-log waterfall; Result is what a replay
 	// gives the program.
@@ -92,8 +96,11 @@ func (e Event) Value() jsonv.Value {
 		jsonv.Member{Key: "parentCallId", Value: jsonv.StringValue(e.ParentCallID)},
 		jsonv.Member{Key: "subCallId", Value: jsonv.StringValue(e.SubCallID)},
 		jsonv.Member{Key: "name", Value: jsonv.StringValue(e.Name)},
-		jsonv.Member{Key: "arguments", Value: e.Arguments},
 	)
+	if e.Namespace != "" {
+		ms = append(ms, jsonv.Member{Key: "namespace", Value: jsonv.StringValue(e.Namespace)})
+	}
+	ms = append(ms, jsonv.Member{Key: "arguments", Value: e.Arguments})
 	settle := e.Type == EventSettle
 	if settle {
 		ms = append(ms,
@@ -192,6 +199,9 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 		if *f.dst, err = str(f.key, true); err != nil {
 			return Event{}, err
 		}
+	}
+	if e.Namespace, err = str("namespace", false); err != nil {
+		return Event{}, err
 	}
 	args, ok := v.Get("arguments")
 	if !ok {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -271,7 +272,93 @@ func (cm *codeMode) typecheck(ctx context.Context, decls, program string) *RunFa
 	if len(problems) == 0 {
 		return nil
 	}
-	return &RunFailure{Kind: KindTypecheck, Message: strings.Join(problems, "\n")}
+	return &RunFailure{Kind: KindTypecheck, Message: typecheckMessage(problems, outputCap(cm.opts.Runtime))}
+}
+
+// outputCap is the runtime's output limit (jsruntime.Config.MaxOutputBytes), the default when
+// the runtime does not say.
+func outputCap(rt jsruntime.Runtime) int {
+	n := 0
+	switch r := rt.(type) {
+	case interface{ Config() jsruntime.Config }:
+		n = r.Config().MaxOutputBytes
+	case interface {
+		Config() jsruntime.ProcessConfig
+	}:
+		n = r.Config().MaxOutputBytes
+	}
+	if n <= 0 {
+		n = jsruntime.DefaultMaxOutputBytes
+	}
+	return n
+}
+
+// typecheckMessage joins problems, one per line, under the same cap as a run's output: the
+// JSON of the (empty) logs plus the JSON of the message stay within maxBytes. The errors that
+// do not fit are dropped whole and counted on a last line (a first error too long even alone
+// is cut to fit), so 20,000 errors cannot print megabytes at a 1 KiB cap.
+func typecheckMessage(problems []string, maxBytes int) string {
+	msg := strings.Join(problems, "\n")
+	budget := maxBytes - 2 // the logs' "[]"
+	if jsonv.StringByteLen(msg) <= budget {
+		return msg
+	}
+	// The JSON length of a concatenation is the sum of the parts' without their quotes.
+	cost := func(s string) int { return jsonv.StringByteLen(s) - 2 }
+	var b strings.Builder
+	used := 2 // the message's quotes
+	for i, p := range problems {
+		rest := fmt.Sprintf("… and %d more type errors (the output is capped at %d bytes)", len(problems)-i, maxBytes)
+		line := p
+		if i > 0 {
+			line = "\n" + p
+			rest = "\n" + rest
+		}
+		if used+cost(line)+1+cost(rest) <= budget { // 1: the newline before the count
+			b.WriteString(line)
+			used += cost(line)
+			continue
+		}
+		if i == 0 { // the first error alone does not fit: keep what fits of it
+			tail := ""
+			if len(problems) > 1 {
+				tail = fmt.Sprintf("\n… and %d more type errors (the output is capped at %d bytes)", len(problems)-1, maxBytes)
+			}
+			if 2+cost(tail) < budget {
+				return fittingPrefix(p, budget-cost(tail)) + tail
+			}
+			return fittingPrefix(msg, budget)
+		}
+		if used+cost(rest) <= budget {
+			return b.String() + rest
+		}
+		return fittingPrefix(b.String()+rest, budget)
+	}
+	return b.String()
+}
+
+// fittingPrefix returns the longest code-point-aligned prefix of s whose JSON string length
+// (quotes included) is at most budget.
+func fittingPrefix(s string, budget int) string {
+	if jsonv.StringByteLen(s) <= budget {
+		return s
+	}
+	lo, hi := 0, len(s) // the answer's length is in [lo, hi)
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		for mid > lo && !utf8.RuneStart(s[mid]) {
+			mid--
+		}
+		if mid == lo {
+			break
+		}
+		if jsonv.StringByteLen(s[:mid]) <= budget {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return s[:lo]
 }
 
 // catalogDeclaration declares the catalog helpers of the compact presentation for a typecheck.

@@ -3,6 +3,7 @@ package codemode_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -214,5 +215,58 @@ export default [g.odd?.length, m.size, await promise, arr, typeof s, c, text, b]
 	res := runCode(reg, program)
 	if res.IsError || res.Value.String() != `{"logs":[],"result":[2,2,1,[1],"symbol",{"a":1},"x","eA==x"]}` {
 		t.Fatalf("%+v", res)
+	}
+}
+
+// A typecheck failure is under the output cap like any other output: 20,000 errors at a 1 KiB
+// cap keep the first errors whole and count the rest, within the cap (issue 24, item 13).
+func TestTypecheckFailureIsCutToTheOutputCap(t *testing.T) {
+	problems := make([]string, 20000)
+	for i := range problems {
+		problems[i] = fmt.Sprintf("main.ts:%d:5: Type 'string' is not assignable to type 'number'.", i+1)
+	}
+	rt, err := jsruntime.New(jsruntime.Config{MaxOutputBytes: 1 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	reg := installOn(t, rt, codemode.Options{TypeChecker: &recordingChecker{problems: problems}})
+	res := runCode(reg, "return 1")
+	var f *codemode.RunFailure
+	if !errors.As(res.Err, &f) || f.Kind != codemode.KindTypecheck {
+		t.Fatalf("want a typecheck failure, got %+v", res)
+	}
+	if n := 2 + jsonv.StringByteLen(f.Message); n > 1<<10 {
+		t.Fatalf("the failure takes %d bytes of JSON, over the 1 KiB cap: %.200q…", n, f.Message)
+	}
+	lines := strings.Split(f.Message, "\n")
+	if len(lines) < 2 || lines[0] != problems[0] {
+		t.Fatalf("the first error is not kept whole: %q", f.Message)
+	}
+	kept := len(lines) - 1
+	for i, l := range lines[:kept] {
+		if l != problems[i] {
+			t.Fatalf("line %d = %q, want %q", i, l, problems[i])
+		}
+	}
+	if want := fmt.Sprintf("… and %d more type errors (the output is capped at 1024 bytes)", len(problems)-kept); lines[kept] != want {
+		t.Fatalf("last line = %q, want %q", lines[kept], want)
+	}
+}
+
+// An error longer than the whole cap is cut to fit.
+func TestTypecheckFailureOfOneHugeErrorIsCut(t *testing.T) {
+	rt, err := jsruntime.New(jsruntime.Config{MaxOutputBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	reg := installOn(t, rt, codemode.Options{TypeChecker: &recordingChecker{problems: []string{strings.Repeat("é\"", 500)}}})
+	var f *codemode.RunFailure
+	if res := runCode(reg, "return 1"); !errors.As(res.Err, &f) {
+		t.Fatalf("want a run failure, got %+v", res)
+	}
+	if n := 2 + jsonv.StringByteLen(f.Message); n > 100 || !strings.HasPrefix(f.Message, "é\"") {
+		t.Fatalf("message %q takes %d bytes, want a prefix within 100", f.Message, n)
 	}
 }

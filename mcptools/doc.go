@@ -105,10 +105,13 @@
 //
 // # Results for programs and for operators
 //
-// Every run_code result carries, beside the model-facing text, the canonical outcome as
+// A run_code result can carry, beside the model-facing text, the canonical outcome as
 // structuredContent — {"logs": [...], "result": value} or {"logs": [...], "error": {"kind",
-// "message"}}, with "notes": [...] when a value lost data on its way to JSON — and the tool declares it as its outputSchema (OutputSchema), so programmatic
-// clients need not parse text. Calls that ran no program have kinds of their own
+// "message"}}, with "notes": [...] when a value lost data on its way to JSON — so programmatic clients need not parse text. ServerOptions.Structured says
+// when (StructuredMode: by default only with replies of at most AutoStructuredBytes, since it
+// repeats the output; StructuredAlways sends it every time and declares it as the tool's
+// outputSchema, OutputSchema), and ServerOptions.MaxReplyBytes bounds every reply below a
+// client's message limit, cutting the text with a marker when it must. Calls that ran no program have kinds of their own
 // (KindInvalidArguments, KindShuttingDown, KindInternal). ServerOptions.OnRun reports every
 // call (id, description, kind, duration, sub-call count) for a host's logs and metrics;
 // HTTPHandler.RequireToken puts a host's other endpoints behind the same bearer token.

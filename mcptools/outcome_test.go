@@ -80,7 +80,7 @@ func outcomeRegistry(t *testing.T, cfg jsruntime.Config, checker codemode.TypeCh
 // cmd/runcode's TestServeHTTPStructuredWorkerExit).
 func TestServerStructuredContentMatchesTheOutputSchema(t *testing.T) {
 	reg := outcomeRegistry(t, jsruntime.Config{ComputeBudget: 300 * time.Millisecond, MaxOutputBytes: 4096}, nil)
-	cs := srvConnect(t, reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, reg, mcptools.ServerOptions{Structured: mcptools.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -147,7 +147,7 @@ func checkOutcome(t *testing.T, got, want map[string]any, message string) {
 func TestServerStructuredContentOfCallsThatRanNoProgram(t *testing.T) {
 	f := newSrvFixture(t)
 	gate := mcptools.NewRunGate()
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{Gate: gate}, nil)
+	cs := srvConnect(t, f.reg, mcptools.ServerOptions{Gate: gate, Structured: mcptools.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	ctx := context.Background()
 	for _, args := range []map[string]any{
@@ -205,7 +205,7 @@ func TestServerStructuredContentOfATypecheckFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer checker.Close()
-	cs := srvConnect(t, outcomeRegistry(t, jsruntime.Config{}, checker), mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, outcomeRegistry(t, jsruntime.Config{}, checker), mcptools.ServerOptions{Structured: mcptools.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	res, err := srvCallRunCode(context.Background(), cs, `const n: number = (await tools.add({ a: 1, b: 2 })).total; return n;`)
 	if err != nil {
@@ -217,7 +217,7 @@ func TestServerStructuredContentOfATypecheckFailure(t *testing.T) {
 // Images and deferred contexts still follow the text; structuredContent holds only the outcome.
 func TestServerStructuredContentBesideImages(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcptools.ServerOptions{Structured: mcptools.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	res, err := srvCallRunCode(context.Background(), cs, `const name = await tools.screenshot({}); return "took " + name;`)
 	if err != nil {

@@ -4,6 +4,7 @@ package mcptools
 // in its description, to any MCP client.
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -48,6 +49,12 @@ type ServerOptions struct {
 	// the result is sent (so it must not block): the host's logs and metrics. Calls that ran no
 	// program (refused while draining, invalid arguments) are reported too, with their kind.
 	OnRun func(RunReport)
+	// Structured says when replies carry structuredContent and whether run_code declares its
+	// outputSchema ("": StructuredAuto; see StructuredMode).
+	Structured StructuredMode
+	// MaxReplyBytes bounds one reply, as a JSON-RPC message (zero: DefaultMaxReplyBytes): a
+	// larger one loses its structuredContent, then its content is cut with a marker.
+	MaxReplyBytes int
 }
 
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
@@ -63,8 +70,9 @@ type ServerOptions struct {
 // then the content of the result's additional contexts in order (such as the text and images
 // of an image-bearing sub-call), images as MCP image content. Its structuredContent is the
 // canonical outcome (codemode.CanonicalOutcome), which the tool declares as its outputSchema
-// (OutputSchema); a call that ran no program carries a failure of its own kind there
-// (KindInvalidArguments, KindShuttingDown, KindInternal).
+// (OutputSchema) under StructuredAlways; a call that ran no program carries a failure of its
+// own kind there (KindInvalidArguments, KindShuttingDown, KindInternal). opts.Structured says
+// when structuredContent is sent, and opts.MaxReplyBytes bounds each reply (see replyShaper).
 //
 // When the client supplies a progress token, the call sends notifications/progress while the
 // program runs: one every ProgressInterval (a heartbeat with the elapsed time) and one when
@@ -103,7 +111,19 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if interval == 0 {
 		interval = DefaultProgressInterval
 	}
-	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun}
+	mode := cmp.Or(opts.Structured, StructuredAuto)
+	if _, err := ParseStructuredMode(string(mode)); err != nil {
+		return nil, fmt.Errorf("mcptools: ServerOptions.Structured: %w", err)
+	}
+	maxReply := cmp.Or(opts.MaxReplyBytes, DefaultMaxReplyBytes)
+	if maxReply < minMaxReplyBytes {
+		return nil, fmt.Errorf("mcptools: ServerOptions.MaxReplyBytes must be at least %d, got %d", minMaxReplyBytes, maxReply)
+	}
+	var outputSchema any // declared only when every reply carries structuredContent
+	if mode == StructuredAlways {
+		outputSchema = json.RawMessage(OutputSchema)
+	}
+	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun, reply: replyShaper{mode: mode, maxBytes: maxReply}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	destructive, openWorld := true, true
 	srv.AddTool(&mcp.Tool{
@@ -120,7 +140,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 			OpenWorldHint:   &openWorld,
 		},
 		InputSchema:  json.RawMessage(jsonv.AppendJSON(nil, params)),
-		OutputSchema: json.RawMessage(OutputSchema),
+		OutputSchema: outputSchema,
 	}, h.call)
 	return srv, nil
 }
@@ -136,6 +156,7 @@ type runHandler struct {
 	gate     *RunGate        // nil: every call runs
 	onRun    func(RunReport) // nil: no reports
 	calls    atomic.Int64    // calls so far, for unique call ids
+	reply    replyShaper
 }
 
 // ShuttingDown is the text of a call refused because the server is draining.
@@ -144,7 +165,7 @@ const ShuttingDown = "Error: the server is shutting down and starts no new runs;
 func (h *runHandler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	start := time.Now()
 	rep := RunReport{CallID: fmt.Sprintf("mcp-%d", h.calls.Add(1))}
-	res := h.run(ctx, req, &rep)
+	res := h.reply.shape(h.run(ctx, req, &rep))
 	rep.Duration = time.Since(start)
 	if h.onRun != nil {
 		h.onRun(rep)

@@ -67,9 +67,10 @@ type Call struct {
 // codemode.Options.Executor (or bridge.Options.Executor). Its methods are safe for concurrent
 // use.
 type Executor struct {
-	calls []Call
-	names []string           // tool names in order of first use
-	inner *registry.Registry // one tool per name, whose body answers from the recording
+	calls  []Call
+	names  []string           // tool names in order of first use
+	spaces map[string]string  // the recorded namespace of each namespaced name
+	inner  *registry.Registry // one tool per name, whose body answers from the recording
 
 	mu       sync.Mutex
 	next     int                      // sub-calls prepared so far
@@ -88,7 +89,7 @@ type step struct {
 // start with its sub-call id. It fails on a settle without a start and on a sub-call id that
 // starts twice.
 func New(events []bridge.Event) (*Executor, error) {
-	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}}
+	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}, spaces: map[string]string{}}
 	index := map[string]int{}
 	seen := map[string]bool{}
 	for i, ev := range events {
@@ -102,6 +103,9 @@ func New(events []bridge.Event) (*Executor, error) {
 			if !seen[ev.Name] {
 				seen[ev.Name] = true
 				e.names = append(e.names, ev.Name)
+				if ev.Namespace != "" {
+					e.spaces[ev.Name] = ev.Namespace
+				}
 			}
 		case bridge.EventSettle:
 			n, ok := index[ev.SubCallID]
@@ -143,13 +147,15 @@ func (e *Executor) Calls() []Call { return append([]Call(nil), e.calls...) }
 func (e *Executor) Names() []string { return append([]string(nil), e.names...) }
 
 // Tools declares the recorded tool names, for a registry that has no other source of them: each
-// accepts any arguments and returns any JSON value. Programs see them in the tools namespace;
+// accepts any arguments and returns any JSON value. Programs see them in the tools namespace,
+// a tool recorded in a registry namespace as tools.<namespace>.<member> again;
 // their bodies refuse to run, since a replay answers every sub-call through the Executor.
 func (e *Executor) Tools() []registry.Tool {
 	tools := make([]registry.Tool, len(e.names))
 	for i, name := range e.names {
 		tools[i] = registry.Tool{
 			Name:        name,
+			Namespace:   e.spaces[name],
 			Description: "Replayed from a recorded trace.",
 			Output:      registry.AnyOutput(),
 			Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
@@ -192,7 +198,7 @@ func (e *Executor) match(call registry.Call) *step {
 	n := e.next
 	// The call is described only when it fails: a matching call costs no rendering.
 	failed := func(expected, reason string) *DivergenceError {
-		return &DivergenceError{Index: n, Expected: expected, Actual: describe(call.Name, call.Arguments), Reason: reason}
+		return &DivergenceError{Index: n, Expected: expected, Actual: e.describe(call.Name, call.Arguments), Reason: reason}
 	}
 	if d := e.diverged; d != nil {
 		return &step{err: failed("", fmt.Sprintf("not answered: the replay diverged from the recording at sub-call %d", d.Index))}
@@ -203,7 +209,7 @@ func (e *Executor) match(call registry.Call) *step {
 	}
 	rec := &e.calls[n-1]
 	if rec.Start.Name != call.Name || !Equal(rec.Start.Arguments, call.Arguments) {
-		e.diverged = failed(describe(rec.Start.Name, rec.Start.Arguments), "")
+		e.diverged = failed(e.describe(rec.Start.Name, rec.Start.Arguments), "")
 		return &step{err: e.diverged}
 	}
 	switch {
@@ -266,7 +272,7 @@ func (e *Executor) Check() error {
 	}
 	if e.next < len(e.calls) {
 		return fmt.Errorf("replay: the program made %d of the %d recorded sub-calls; the first one it did not make is %s: %w",
-			e.next, len(e.calls), describe(e.calls[e.next].Start.Name, e.calls[e.next].Start.Arguments), ErrDiverged)
+			e.next, len(e.calls), e.describe(e.calls[e.next].Start.Name, e.calls[e.next].Start.Arguments), ErrDiverged)
 	}
 	return nil
 }
@@ -274,9 +280,10 @@ func (e *Executor) Check() error {
 // maxDescribedArguments bounds the arguments a divergence message shows of each call.
 const maxDescribedArguments = 300
 
-// describe renders a call as a program writes it: tools.name({...}), the arguments cut at
+// describe renders a call of name, in the namespace it was recorded in, as a program writes it:
+// tools.name({...}) or tools.namespace.member({...}), the arguments cut at
 // maxDescribedArguments bytes.
-func describe(name string, args jsonv.Value) string {
+func (e *Executor) describe(name string, args jsonv.Value) string {
 	text := "undefined"
 	if args.IsDefined() {
 		text = args.String()
@@ -288,7 +295,7 @@ func describe(name string, args jsonv.Value) string {
 		}
 		text = text[:cut] + "…"
 	}
-	return bridge.CallPath(name) + "(" + text + ")"
+	return bridge.ToolPath(e.spaces[name], name) + "(" + text + ")"
 }
 
 // Equal reports whether a and b are the same JSON value: objects with the same members in any

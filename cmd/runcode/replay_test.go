@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // replayProject has a writing tool whose every run appends to a log (the effect a replay must
@@ -109,5 +110,39 @@ func TestRunReplayBadFile(t *testing.T) {
 		if code != exitUsage || out != "" || !strings.HasPrefix(errOut, c.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.file, code, out, errOut, c.want)
 		}
+	}
+}
+
+// A trace of namespaced tools (a --config server) replays without the source flags: the trace
+// records each call's namespace, so the replay declares tools.memory.read_graph again rather
+// than a top-level "memory.read_graph" the program cannot reach (issue 24, item 13).
+func TestRunReplayOfNamespacedToolsWithoutSources(t *testing.T) {
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, map[string]string{
+		"mcp.json": `{"mcpServers": {"memory": {"command": "mcp-server-memory", "env": {"MEMORY_FILE_PATH": "${RUNCODE_TEST_DIR}/memory.jsonl"}}}}`,
+		"prog.ts": `await tools.memory.create_entities({ entities: [{ name: "runcode", entityType: "project", observations: ["replayed"] }] });
+const graph = await tools.memory.read_graph({});
+return graph.entities.map((e: { name: string }) => e.name);`,
+	})
+	t.Setenv("RUNCODE_TEST_DIR", dir)
+	trace := filepath.Join(dir, "trace.jsonl")
+	prog := filepath.Join(dir, "prog.ts")
+	code, want, errOut := invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--json", "--trace", trace, "--config", filepath.Join(dir, "mcp.json"), prog)
+	if code != exitOK || !strings.Contains(want, `"result":["runcode"]`) {
+		t.Fatalf("recorded run: exit %d, stdout %q, stderr %q", code, want, errOut)
+	}
+	if data, _ := os.ReadFile(trace); !strings.Contains(string(data), `"name":"memory.read_graph","namespace":"memory"`) {
+		t.Errorf("the trace does not record the namespace:\n%s", data)
+	}
+	code, out, errOut := invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--json", "--replay", trace, prog)
+	if code != exitOK || out != want {
+		t.Fatalf("replay without sources: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+	// A divergence names the calls as the program writes them.
+	changed := filepath.Join(dir, "changed.ts")
+	os.WriteFile(changed, []byte(`return await tools.memory.read_graph({});`), 0o644)
+	_, out, _ = invokeWithin(t, time.Minute, "run", "--isolation", "inprocess", "--json", "--replay", trace, changed)
+	if !strings.Contains(out, `expected tools.memory.create_entities({`) || !strings.Contains(out, `got tools.memory.read_graph({})`) {
+		t.Errorf("divergence: %s", out)
 	}
 }

@@ -50,6 +50,8 @@ type serveFlags struct {
 	maxSessions    int
 	drainTimeout   time.Duration
 	stateless      bool
+	structured     string
+	maxReply       byteSize
 }
 
 func (s *serveFlags) register(fs *flag.FlagSet) {
@@ -61,6 +63,8 @@ func (s *serveFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.sessionTimeout, "session-timeout", s.sessionTimeout, "--http: end MCP sessions idle for this long (0: never)")
 	fs.IntVar(&s.maxSessions, "max-sessions", s.maxSessions, "--http: the most live MCP sessions; a new one at the cap ends the session idle the longest, or gets 503 when every session has a request in flight (0: no cap)")
 	s.registerStateless(fs)
+	fs.StringVar(&s.structured, "structured", "auto", "when replies carry structuredContent beside their text: `auto|always|never` (auto: only replies of at most 1MiB with it, and run_code declares no outputSchema; always: every reply, and the outputSchema is declared)")
+	fs.Var(&s.maxReply, "max-reply", "the largest reply, in bytes or KiB/MiB/GiB (below the 10MiB line limit of the TypeScript SDK's stdio client); a larger one loses its structuredContent, then its text is cut with a marker")
 	fs.DurationVar(&s.drainTimeout, "drain-timeout", s.drainTimeout, "on SIGINT/SIGTERM, how long runs in flight may finish before they are aborted (a run still going 2s after its abort is abandoned, and serve exits 1)")
 }
 
@@ -77,6 +81,11 @@ func (s *serveFlags) validate(set map[string]bool) error {
 		return &flagUsageError{"--max-sessions must not be negative"}
 	case s.drainTimeout < 0:
 		return &flagUsageError{"--drain-timeout must not be negative"}
+	case s.maxReply < 16<<10:
+		return &flagUsageError{"--max-reply must be at least 16KiB"}
+	}
+	if _, err := mcptools.ParseStructuredMode(s.structured); err != nil {
+		return &flagUsageError{fmt.Sprintf("--structured %q: want auto, always or never", s.structured)}
 	}
 	if err := s.validateStateless(set); err != nil {
 		return err
@@ -120,7 +129,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	lim := defaultLimits()
 	lim.register(fs)
 	lim.registerPool(fs)
-	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout}
+	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout, maxReply: mcptools.DefaultMaxReplyBytes}
 	sf.register(fs)
 	var lf logFlags
 	lf.register(fs)
@@ -186,7 +195,8 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun})
+	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
+		Structured: mcptools.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
 	if err != nil {
 		return 0, err
 	}
