@@ -20,7 +20,6 @@ import (
 // "NAME=value" per line.
 const envServerArg = "mcptools-test-env-server"
 
-
 // serveEnvironment serves the "environment" tool on stdin/stdout until the client leaves.
 func serveEnvironment() int {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "env", Version: "v0"}, nil)
