@@ -150,6 +150,9 @@ func (h *HTTPHandler) RequireToken(next http.Handler) http.Handler {
 
 func unauthorized(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="runcode"`)
+	// The body is never read: closing the connection lets net/http answer at once, where it
+	// would otherwise read up to 256 KiB of the body first, as slowly as a client sends it.
+	w.Header().Set("Connection", "close")
 	http.Error(w, "Unauthorized: this server needs Authorization: Bearer <token>", http.StatusUnauthorized)
 }
 

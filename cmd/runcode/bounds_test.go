@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Files the user names are read up to a bound: /dev/zero (or a FIFO, a runaway file) as a
@@ -119,5 +124,49 @@ func TestMetricsRefuseANonLoopbackHost(t *testing.T) {
 		if resp.StatusCode != want {
 			t.Errorf("Host %q: %d, want %d", host, resp.StatusCode, want)
 		}
+	}
+}
+
+// A request without the token whose body trickles in is answered 401 at once and its
+// connection closed: net/http used to read up to 256 KiB of an unread body before answering,
+// as slowly as the client sent it, so an unauthenticated client could hold connections open.
+func TestUnauthenticatedSlowBodyIsAnsweredAtOnce(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte("the-token-0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	endpoint := startServeHTTP(t, "--auth-token-file", tokenFile, "--workspace", t.TempDir())
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", u.Path, u.Host)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // one byte every 100 ms
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				if _, err := conn.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer while the body trickled: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !resp.Close {
+		t.Fatalf("status %d, close %v: want 401 and the connection closed", resp.StatusCode, resp.Close)
 	}
 }
