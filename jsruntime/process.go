@@ -345,6 +345,7 @@ func (p *ProcessPool) spawn() (*worker, error) {
 		outR.Close()
 		return nil, fmt.Errorf("jsruntime: starting a worker: %w", err)
 	}
+	lowerPriority(cmd.Process.Pid)
 	p.workers.Add(1)
 	go func() {
 		defer p.workers.Done()
