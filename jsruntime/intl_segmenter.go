@@ -59,7 +59,8 @@ func (ir *intlRealm) installSegmenter(ns *goja.Object) {
 			input = vm.ToValue(v.String()).(goja.String)
 		}
 		if input.Length() > intl.MaxSegmentLength {
-			ir.check(&intl.RangeError{Msg: "Intl.Segmenter: a string of more than 4194304 characters is not supported by this runtime"})
+			// Refused before copying: Segment would refuse it too.
+			ir.check(intl.ErrSegmentTooLong)
 		}
 		units := make([]uint16, input.Length())
 		for i := range units {
