@@ -29,6 +29,9 @@ type intlRealm struct {
 	numberValue, bigintValue, timeValue goja.Callable
 	// maxString caps what one native step may build (see oneStepLimits).
 	maxString int64
+	// iteratorProto is %IteratorPrototype%, captured before the program runs: the prototype
+	// of the Segments iterators' prototype.
+	iteratorProto *goja.Object
 }
 
 // installIntl installs the Intl namespace and replaces the built-ins that format by locale
@@ -45,6 +48,15 @@ func (rl *realm) installIntl(maxString int64) error {
 	if ir.numberValue == nil || ir.bigintValue == nil || ir.timeValue == nil {
 		return errors.New("jsruntime: Number, BigInt or Date prototype methods are missing")
 	}
+	arrayIter, _ := goja.AssertFunction(vm.NewArray().GetSymbol(goja.SymIterator))
+	if arrayIter == nil {
+		return errors.New("jsruntime: Array.prototype[Symbol.iterator] is missing")
+	}
+	it, err := arrayIter(vm.NewArray())
+	if err != nil {
+		return err
+	}
+	ir.iteratorProto = it.ToObject(vm).Prototype().Prototype()
 	// The namespace is built when the program first reads it: its constructors and prototypes
 	// are a quarter of a realm's allocations, and most programs never touch them. The getter
 	// then replaces itself with the data property ECMA-402 specifies.
@@ -104,6 +116,7 @@ func (ir *intlRealm) namespace() *goja.Object {
 	ir.installPluralRules(ns)
 	ir.installListFormat(ns)
 	ir.installRelativeTimeFormat(ns)
+	ir.installSegmenter(ns)
 	return ns
 }
 
@@ -143,6 +156,11 @@ func (ir *intlRealm) constructor(ns *goja.Object, name string, length int,
 	proto = vm.NewObject()
 	ctor = vm.ToValue(func(call goja.ConstructorCall) *goja.Object {
 		defer ir.recoverInternal()
+		if requiresNew(name) && !inheritsFrom(call.This, proto) {
+			// goja reports no NewTarget to Go constructors; a call through a receiver
+			// (Intl.Segmenter()) is told from new by the receiver's prototype chain.
+			panic(vm.NewTypeError("Constructor Intl." + name + " requires 'new'"))
+		}
 		st := build(call.Argument(0), call.Argument(1))
 		this := call.This
 		if call.NewTarget == nil {
@@ -168,6 +186,20 @@ func (ir *intlRealm) constructor(ns *goja.Object, name string, length int,
 	_ = ns.DefineDataProperty(name, ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return ctor, proto
 }
+
+// inheritsFrom reports whether proto is on o's prototype chain.
+func inheritsFrom(o, proto *goja.Object) bool {
+	for p := o.Prototype(); p != nil; p = p.Prototype() {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+// requiresNew reports whether the Intl constructor name throws when called without new, as
+// V8's Intl.Segmenter does.
+func requiresNew(name string) bool { return name == "Segmenter" }
 
 // this returns the state of this for method, which must be an instance of T.
 func thisState[T any](ir *intlRealm, this goja.Value, method string) T {

@@ -11,11 +11,11 @@ import (
 	"github.com/runcode-dev/runcode/jsruntime"
 )
 
-// loadV8Cases reads testdata/intl/expected.json: [expression, what Node 22 evaluated it to] pairs
-// (see testdata/intl/gen.js, which generated it).
-func loadV8Cases(t *testing.T) [][2]string {
+// loadV8Cases reads a table of testdata/intl: [expression, what Node 22 evaluated it to] pairs
+// (see testdata/intl/gen.js and segmenter.js, which generated them).
+func loadV8Cases(t *testing.T, file string) [][2]string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/intl/expected.json")
+	b, err := os.ReadFile("testdata/intl/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,16 @@ func knownDifference(expr string) bool {
 // TestIntlMatchesV8 evaluates every expression of testdata/intl/expected.json under each
 // isolation and compares with Node 22's output byte for byte.
 func TestIntlMatchesV8(t *testing.T) {
-	cases := loadV8Cases(t)
+	matchesV8(t, loadV8Cases(t, "expected.json"))
+}
+
+// TestSegmenterMatchesV8 is TestIntlMatchesV8 for Intl.Segmenter's table
+// (testdata/intl/segmenter.json).
+func TestSegmenterMatchesV8(t *testing.T) {
+	matchesV8(t, loadV8Cases(t, "segmenter.json"))
+}
+
+func matchesV8(t *testing.T, cases [][2]string) {
 	exprs := make([]string, len(cases))
 	for i, c := range cases {
 		exprs[i] = c[0]

@@ -94,3 +94,33 @@ func TestFormatsNeverPanic(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentsAreLazy: iterating finds one segment per step, and containing() finds only the
+// segments up to its index (the rest of a long string costs nothing until asked for).
+func TestSegmentsAreLazy(t *testing.T) {
+	sg, err := NewSegmenter(Locale{Tag: "en"}, mapOptions{"granularity": "word"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := []uint16{'a', 'b', ' ', 0xD800, ' ', 'c', 'd', ' ', 'e'}
+	segs, err := sg.Segment(units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if start, end, like, ok := segs.At(0); start != 0 || end != 2 || !like || !ok || len(segs.ends) != 1 {
+		t.Errorf("At(0) = %d, %d, %v, %v with %d found, want 0, 2, true, true with 1", start, end, like, ok, len(segs.ends))
+	}
+	// The lone surrogate is one unit long and not word-like.
+	if start, end, like, ok := segs.Containing(3); start != 3 || end != 4 || like || !ok || len(segs.ends) != 3 {
+		t.Errorf("Containing(3) = %d, %d, %v, %v with %d found, want 3, 4, false, true with 3", start, end, like, ok, len(segs.ends))
+	}
+	if start, end, _, ok := segs.Containing(1); start != 0 || end != 2 || !ok {
+		t.Errorf("Containing(1) = %d, %d, %v, want 0, 2, true", start, end, ok)
+	}
+	if _, _, _, ok := segs.Containing(9); ok {
+		t.Error("Containing(9) found a segment past the end")
+	}
+	if _, _, _, ok := segs.At(7); ok {
+		t.Error("At(7) found a segment past the end")
+	}
+}
