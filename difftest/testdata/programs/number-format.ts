@@ -9,8 +9,6 @@ return [
   new Intl.NumberFormat("en-US", { notation: "compact" }).format(n),
   new Intl.NumberFormat("en-US", { notation: "compact", compactDisplay: "long" }).format(n),
   new Intl.NumberFormat("ja-JP", { style: "currency", currency: "JPY" }).format(n),
-  new Intl.NumberFormat("en-US", { style: "unit", unit: "kilobyte" }).format(512),
-  new Intl.NumberFormat("en-US", { style: "unit", unit: "millisecond", unitDisplay: "long" }).format(250),
   new Intl.NumberFormat("en-US", { signDisplay: "always" }).format(5),
   new Intl.NumberFormat("en-US", { minimumFractionDigits: 2 }).format(3),
   (12.5).toLocaleString("es-ES", { style: "currency", currency: "EUR" }),

@@ -59,6 +59,12 @@ t("let assigned before init", () => { z = 2; let z = 1; });
 t("String(Object.create(null))", () => String(Object.create(null)));
 t("template of Object.create(null)", () => `${Object.create(null)}`);
 t("Object.create(null) + 1", () => Object.create(null) + 1);
+// Number formatting arguments out of range.
+t("(1).toFixed(200)", () => (1).toFixed(200));
+t("(1).toExponential(200)", () => (1).toExponential(200));
+t("(1).toPrecision(0)", () => (1).toPrecision(0));
+// BigInt of a number that is not an integer.
+for (const v of [1.5, NaN, Infinity, -0.5]) t("BigInt(" + v + ")", () => BigInt(v));
 // Reducing an empty array without an initial value.
 t("[].reduce", () => [].reduce((a, b) => a + b));
 t("[].reduceRight", () => [].reduceRight((a, b) => a + b));

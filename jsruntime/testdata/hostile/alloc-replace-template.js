@@ -4,7 +4,7 @@
 // expands such templates itself, counting, and throws a RangeError once the expansions pass
 // half of maxString (16Mi characters with this heap).
 // expect: value: ["RangeError","RangeError","RangeError","RangeError","a[b;a]c--","x[a;x]y"]
-// config: compute=5s wall=6s heap=128MiB serial
+// config: compute=10s wall=12s heap=128MiB serial
 const s = "a".repeat(3e4);
 const out = [];
 for (const f of [() => s.replaceAll("a", "$`"), () => s.replace(/a/g, "$'"), () => /a/g[Symbol.replace](s, "$`"),
