@@ -120,6 +120,25 @@ func (ir *intlRealm) namespace() *goja.Object {
 	return ns
 }
 
+// boundAccessor defines proto[name] as ECMA-402 defines format and compare: an accessor whose
+// getter ("get name") returns, per object, one anonymous function of the given length bound to
+// it, built on the first read and kept in the slot bind returns (bind also checks the receiver).
+func (ir *intlRealm) boundAccessor(proto *goja.Object, name string, length int, bind func(this goja.Value) (*goja.Value, func(goja.FunctionCall) goja.Value)) {
+	vm := ir.rl.vm
+	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		slot, fn := bind(call.This)
+		if *slot == nil {
+			f := vm.ToValue(ir.wrap(fn)).(*goja.Object)
+			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			_ = f.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			*slot = f
+		}
+		return *slot
+	}).(*goja.Object)
+	_ = getter.DefineDataProperty("name", vm.ToValue("get "+name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = proto.DefineAccessorProperty(name, getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
 // method defines a non-enumerable method with a name and length, as built-ins have.
 func (ir *intlRealm) method(o *goja.Object, name string, length int, f func(goja.FunctionCall) goja.Value) *goja.Object {
 	vm := ir.rl.vm
@@ -426,20 +445,12 @@ func (ir *intlRealm) installNumberFormat(ns *goja.Object) {
 	_, proto := ir.constructor(ns, "NumberFormat", 0, func(locales, options goja.Value) any {
 		return &numberFormatState{nf: ir.newNumberFormat(locales, options)}
 	})
-	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		st := thisState[*numberFormatState](ir, call.This, "get Intl.NumberFormat.prototype.format")
-		if st.bound == nil {
-			f := vm.ToValue(ir.wrap(func(c goja.FunctionCall) goja.Value {
-				return vm.ToValue(st.nf.Format(ir.toNumber(c.Argument(0))))
-			})).(*goja.Object)
-			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			_ = f.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			st.bound = f
+	ir.boundAccessor(proto, "format", 1, func(this goja.Value) (*goja.Value, func(goja.FunctionCall) goja.Value) {
+		st := thisState[*numberFormatState](ir, this, "get Intl.NumberFormat.prototype.format")
+		return &st.bound, func(c goja.FunctionCall) goja.Value {
+			return vm.ToValue(st.nf.Format(ir.toNumber(c.Argument(0))))
 		}
-		return st.bound
-	}).(*goja.Object)
-	_ = getter.DefineDataProperty("name", vm.ToValue("get format"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = proto.DefineAccessorProperty("format", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	})
 	ir.method(proto, "formatToParts", 1, func(call goja.FunctionCall) goja.Value {
 		st := thisState[*numberFormatState](ir, call.This, "Intl.NumberFormat.prototype.formatToParts")
 		return ir.parts(st.nf.FormatToParts(ir.toNumber(call.Argument(0))))
@@ -478,22 +489,14 @@ func (ir *intlRealm) installDateTimeFormat(ns *goja.Object) {
 	_, proto := ir.constructor(ns, "DateTimeFormat", 0, func(locales, options goja.Value) any {
 		return &dateTimeFormatState{df: ir.newDateTimeFormat(locales, options, "any", "date")}
 	})
-	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		st := thisState[*dateTimeFormatState](ir, call.This, "get Intl.DateTimeFormat.prototype.format")
-		if st.bound == nil {
-			f := vm.ToValue(ir.wrap(func(c goja.FunctionCall) goja.Value {
-				s, err := st.df.Format(ir.dateValue(c.Argument(0)))
-				ir.check(err)
-				return vm.ToValue(s)
-			})).(*goja.Object)
-			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			_ = f.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			st.bound = f
+	ir.boundAccessor(proto, "format", 1, func(this goja.Value) (*goja.Value, func(goja.FunctionCall) goja.Value) {
+		st := thisState[*dateTimeFormatState](ir, this, "get Intl.DateTimeFormat.prototype.format")
+		return &st.bound, func(c goja.FunctionCall) goja.Value {
+			s, err := st.df.Format(ir.dateValue(c.Argument(0)))
+			ir.check(err)
+			return vm.ToValue(s)
 		}
-		return st.bound
-	}).(*goja.Object)
-	_ = getter.DefineDataProperty("name", vm.ToValue("get format"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = proto.DefineAccessorProperty("format", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	})
 	ir.method(proto, "formatToParts", 1, func(call goja.FunctionCall) goja.Value {
 		st := thisState[*dateTimeFormatState](ir, call.This, "Intl.DateTimeFormat.prototype.formatToParts")
 		ps, err := st.df.FormatToParts(ir.dateValue(call.Argument(0)))
@@ -550,22 +553,14 @@ func (ir *intlRealm) installCollator(ns *goja.Object) {
 	_, proto := ir.constructor(ns, "Collator", 0, func(locales, options goja.Value) any {
 		return &collatorState{c: ir.newCollator(locales, options)}
 	})
-	getter := vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		st := thisState[*collatorState](ir, call.This, "get Intl.Collator.prototype.compare")
-		if st.bound == nil {
-			f := vm.ToValue(ir.wrap(func(c goja.FunctionCall) goja.Value {
-				r, err := st.c.Compare(c.Argument(0).String(), c.Argument(1).String())
-				ir.check(err)
-				return vm.ToValue(r)
-			})).(*goja.Object)
-			_ = f.DefineDataProperty("name", vm.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			_ = f.DefineDataProperty("length", vm.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-			st.bound = f
+	ir.boundAccessor(proto, "compare", 2, func(this goja.Value) (*goja.Value, func(goja.FunctionCall) goja.Value) {
+		st := thisState[*collatorState](ir, this, "get Intl.Collator.prototype.compare")
+		return &st.bound, func(c goja.FunctionCall) goja.Value {
+			r, err := st.c.Compare(c.Argument(0).String(), c.Argument(1).String())
+			ir.check(err)
+			return vm.ToValue(r)
 		}
-		return st.bound
-	}).(*goja.Object)
-	_ = getter.DefineDataProperty("name", vm.ToValue("get compare"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = proto.DefineAccessorProperty("compare", getter, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	})
 	ir.method(proto, "resolvedOptions", 0, func(call goja.FunctionCall) goja.Value {
 		st := thisState[*collatorState](ir, call.This, "Intl.Collator.prototype.resolvedOptions")
 		return ir.resolved(st.c.ResolvedOptions())
