@@ -54,6 +54,10 @@ type Report struct {
 // Cut reports whether anything was cut.
 func (r Report) Cut() bool { return r.Strings+r.Arrays+r.Objects > 0 }
 
+// Fits reports whether v's compact JSON is at most budget bytes, looking at no more of v than
+// it takes to know.
+func Fits(v jsonv.Value, budget int) bool { return sizeUpTo(v, budget) <= budget }
+
 // Fit returns v shrunk so that its compact JSON is at most budget bytes (v itself when it
 // fits), and what was cut. The result has v's kind; a root object keeps every key unless even
 // its keys alone do not fit. For budget < MinBudget the result may be larger than budget.
