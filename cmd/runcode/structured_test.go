@@ -168,3 +168,47 @@ func TestServeStdioOfficialClientOutputBudget(t *testing.T) {
 		})
 	}
 }
+
+// Issue 23, observation 6, through `runcode run` in both isolations: a program printing ~5 MB
+// of logs and returning a huge result succeeds, and what it prints — the model's text, and the
+// canonical outcome of --json — is within the output budget, of the same shape, with markers
+// and a note; --output-budget 0 prints it all; --max-output still fails a run over it.
+func TestRunOutputBudget(t *testing.T) {
+	ws := t.TempDir()
+	for _, iso := range []string{"inprocess", "process"} {
+		t.Run(iso, func(t *testing.T) {
+			code, out, stderr := invoke(t, bigOutputProgram, "run", "--isolation", iso, "--workspace", ws, "-")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s\n%.300s", code, stderr, out)
+			}
+			if len(out) > codemode.DefaultOutputBudget+1 { // the newline after the text
+				t.Errorf("run printed %d bytes, over the budget of %d", len(out), codemode.DefaultOutputBudget)
+			}
+			for _, w := range []string{"line 0 ", "line 49999 ", " more lines\n", " more items\"", " characters cut]…", "output budget of 40,000 bytes", "tools.write_file"} {
+				if !strings.Contains(out, w) {
+					t.Errorf("the text lacks %q", w)
+				}
+			}
+			code, out, stderr = invoke(t, bigOutputProgram, "run", "--json", "--isolation", iso, "--workspace", ws, "--output-budget", "4KiB", "-")
+			if code != exitOK || len(out) > 4<<10+1 || !json.Valid([]byte(out)) {
+				t.Fatalf("--json: exit %d, %d bytes: %s\n%.300s", code, len(out), stderr, out)
+			}
+			var outcome struct {
+				Logs   []string
+				Result struct{ Summary struct{ Count int } }
+				Notes  []string
+			}
+			if err := json.Unmarshal([]byte(out), &outcome); err != nil || len(outcome.Logs) < 2 || outcome.Result.Summary.Count != 20000 || len(outcome.Notes) != 1 {
+				t.Errorf("--json: %v: %.500s", err, out)
+			}
+			code, out, _ = invoke(t, bigOutputProgram, "run", "--isolation", iso, "--workspace", ws, "--output-budget", "0", "-")
+			if code != exitOK || len(out) < 5<<20 {
+				t.Errorf("--output-budget 0: exit %d, %d bytes, want all of the output", code, len(out))
+			}
+			code, out, _ = invoke(t, bigOutputProgram, "run", "--isolation", iso, "--workspace", ws, "--max-output", "1MiB", "-")
+			if code != exitFailed || !strings.HasPrefix(out, "Error: code run failed (output-limit)") || len(out) > codemode.DefaultOutputBudget+1 {
+				t.Errorf("--max-output 1MiB: exit %d, %d bytes: %.200s", code, len(out), out)
+			}
+		})
+	}
+}
