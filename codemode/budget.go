@@ -130,21 +130,21 @@ const noteReserve = 600
 func budgetNote(rep jsonfit.Report, budget, total int, writeTool string, succeeded bool) string {
 	var cut []string
 	if rep.MiddleItems > 0 {
-		cut = append(cut, fmt.Sprintf("%s cut from the middle of the logs where marked", counted(rep.MiddleItems, "lines")))
+		cut = append(cut, fmt.Sprintf("%s cut from the middle of the logs where marked", jsonfit.Counted(rep.MiddleItems, "lines")))
 	}
 	if rep.Strings > 0 {
-		cut = append(cut, fmt.Sprintf("%s cut from %s where marked \"…[N characters cut]…\"", counted(rep.Chars, "characters"), counted(rep.Strings, "strings")))
+		cut = append(cut, fmt.Sprintf("%s cut from %s where marked \"…[N characters cut]…\"", jsonfit.Counted(rep.Chars, "characters"), jsonfit.Counted(rep.Strings, "strings")))
 	}
 	if n := rep.Arrays; rep.Items > rep.MiddleItems {
 		if rep.MiddleItems > 0 {
 			n-- // the logs
 		}
-		cut = append(cut, fmt.Sprintf("%s left out at the end of %s where marked \"… N more items\"", counted(rep.Items-rep.MiddleItems, "items"), counted(n, "arrays")))
+		cut = append(cut, fmt.Sprintf("%s left out at the end of %s where marked \"… N more items\"", jsonfit.Counted(rep.Items-rep.MiddleItems, "items"), jsonfit.Counted(n, "arrays")))
 	}
 	if rep.Objects > 0 {
-		cut = append(cut, fmt.Sprintf("%s left out of %s where marked \"…\"", counted(rep.Keys, "keys"), counted(rep.Objects, "objects")))
+		cut = append(cut, fmt.Sprintf("%s left out of %s where marked \"…\"", jsonfit.Counted(rep.Keys, "keys"), jsonfit.Counted(rep.Objects, "objects")))
 	}
-	note := fmt.Sprintf("[runcode: the output (%s of JSON) was shrunk to the model's output budget of %s", counted(total, "bytes"), counted(budget, "bytes"))
+	note := fmt.Sprintf("[runcode: the output (%s of JSON) was shrunk to the model's output budget of %s", jsonfit.Counted(total, "bytes"), jsonfit.Counted(budget, "bytes"))
 	if len(cut) > 0 {
 		note += ": " + strings.Join(cut, "; ")
 	}
@@ -157,23 +157,6 @@ func budgetNote(rep jsonfit.Report, budget, total int, writeTool string, succeed
 		note += "have the program write the full data to a file with " + writeTool + " and return a summary of it, or "
 	}
 	return note + "run a narrower query: filter, slice (.slice(100, 200)), count or summarize in the program and return less.]"
-}
-
-// counted is n followed by unit, a plural noun, in the singular when n is 1, with commas
-// between groups of digits: "1 line", "19,950 lines".
-func counted(n int, unit string) string {
-	if n == 1 {
-		unit = strings.TrimSuffix(unit, "s")
-	}
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String() + " " + unit
 }
 
 // stringsOf returns the strings of an array of strings.

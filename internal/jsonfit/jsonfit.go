@@ -166,16 +166,16 @@ func (f *fitter) fitString(v jsonv.Value, limit int) (jsonv.Value, int) {
 }
 
 // charsMarker is the marker in place of n characters cut from a string.
-func charsMarker(n int) string { return "…[" + counted(n, "characters") + " cut]…" }
+func charsMarker(n int) string { return "…[" + Counted(n, "characters") + " cut]…" }
 
 // itemsMarker is the marker item in place of n items left out at the end of an array.
 func itemsMarker(n int, unit string) string {
 	return "… " + group(n) + " more " + noun(n, unit)
 }
 
-// counted is n followed by unit, a plural noun, in the singular when n is 1: "1 item", "19,950
-// items".
-func counted(n int, unit string) string { return group(n) + " " + noun(n, unit) }
+// Counted is n followed by unit, a plural noun, in the singular when n is 1, with commas between
+// groups of digits as the markers write them: "1 item", "19,950 items".
+func Counted(n int, unit string) string { return group(n) + " " + noun(n, unit) }
 
 // noun is unit, a plural noun, in the singular when n is 1.
 func noun(n int, unit string) string {
