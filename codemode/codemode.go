@@ -80,6 +80,15 @@ type Options struct {
 	// line per error, and calls no tool. nil (the default) checks nothing and starts no
 	// compiler. typecheck.Checker implements it.
 	TypeChecker TypeChecker
+	// OutputBudget is how many bytes of a run's output reach the model: a run whose logs and
+	// result take more (as JSON, or as the text the model reads) still succeeds, and what the
+	// model receives is shrunk to fit, keeping its shape — the logs cut in their middle, the
+	// result's longest strings and arrays first, with markers where something was cut — with a
+	// note that says how much was cut and how to get the rest (see FitOutcome). A failure's
+	// message and logs are shrunk alike. Zero means DefaultOutputBudget (40,000 bytes);
+	// negative turns the budget off. It is no limit on the run: the runtime's output cap
+	// (jsruntime.Config.MaxOutputBytes) still fails a run whose output exceeds it.
+	OutputBudget int
 	// TracerProvider, when set, traces every run: a span per run_code call, a child span per
 	// sub-call with the registry's pipeline stages as its events, and the runtime's compile and
 	// run (see the README's "Tracing"). nil traces nothing and costs nothing per run.
@@ -106,6 +115,9 @@ const KindTypecheck jsruntime.FailureKind = "typecheck"
 func Install(reg *registry.Registry, opts Options) error {
 	if opts.Runtime == nil {
 		return errors.New("codemode: Options.Runtime is required")
+	}
+	if opts.OutputBudget > 0 && opts.OutputBudget < MinOutputBudget {
+		return fmt.Errorf("codemode: Options.OutputBudget must be at least %d bytes, 0 for the default (%d) or negative for none; got %d", MinOutputBudget, DefaultOutputBudget, opts.OutputBudget)
 	}
 	if opts.MaxParallelSubCalls < 0 {
 		return fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", bridge.DefaultMaxParallel, opts.MaxParallelSubCalls)
@@ -224,7 +236,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
 		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
-			return jsonv.Value{}, runFailed(f)
+			return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, writeToolOf(tools.names)))
 		}
 	}
 	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer}
@@ -243,9 +255,9 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	if res.Error != nil {
 		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs, Notes: res.Notes}
-		return jsonv.Value{}, runFailed(f)
+		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, writeToolOf(tools.names)))
 	}
-	return Outcome(res), nil
+	return FitOutcome(Outcome(res), cm.opts.OutputBudget, writeToolOf(tools.names)), nil
 }
 
 // WithCaller returns ctx marked as a call for caller (an MCP session, a tenant): under process

@@ -50,6 +50,7 @@ Sources (combine freely; with none, the workspace tools rooted at the current di
   --workspace DIR   the built-in workspace file tools rooted at DIR
 
 Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory, --max-write,
+  --output-budget (how much of the output the model reads, default 40000 bytes; 0: all of it),
   and --isolation process|inprocess (default process: each program runs in a worker process that
   contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
   Durations use Go syntax (30s, 500ms, 10m); sizes are plain bytes or KiB/MiB/GiB (64MiB).
@@ -288,7 +289,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	description := "Run " + filepath.Base(positional[0])
 	runStart := time.Now()
 	trace.event(bridge.Event{Type: bridge.EventRunStart, RootCallID: "run-1", Program: program, Description: description, Time: runStart})
-	res, ended := c.execute(opened.reg, lim.timeout, registry.Call{
+	res, ended := c.execute(opened.reg, lim.timeout, lim.modelBudget(), registry.Call{
 		CallID: "run-1",
 		Name:   registry.ReservedName,
 		Arguments: jsonv.ObjectValue(
@@ -341,8 +342,9 @@ func (c *cli) runCmd(args []string) (int, error) {
 // has cancelled the CLI's context, it waits for the run to end at most stuckGrace; a run that
 // has not ended by then is abandoned (ended is false) and res is its abort failure, saying so.
 // Likewise a run still going stuckGrace after its wall-clock ceiling (wall) is abandoned as a
-// timeout. An abandoned run's outcome keeps the console lines it had written (c.console).
-func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.Call) (res registry.Result, ended bool) {
+// timeout. An abandoned run's outcome keeps the console lines it had written (c.console), held to
+// budget (codemode.Options.OutputBudget).
+func (c *cli) execute(reg *registry.Registry, wall time.Duration, budget int, call registry.Call) (res registry.Result, ended bool) {
 	done := make(chan registry.Result, 1) // the run's goroutine never blocks on it, abandoned or not
 	go func() { done <- reg.Execute(c.ctx, call) }()
 	ceiling := time.NewTimer(wall + stuckGrace)
@@ -372,6 +374,11 @@ func (c *cli) execute(reg *registry.Registry, wall time.Duration, call registry.
 	if c.console != nil {
 		f.Logs = c.console.snapshot()
 	}
+	writeTool := ""
+	if _, ok := reg.Get("write_file", nil); ok {
+		writeTool = "tools.write_file"
+	}
+	f = codemode.FitFailure(f, budget, writeTool) // held to the model's output budget like any run's
 	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }
 

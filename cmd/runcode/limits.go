@@ -22,8 +22,10 @@ type limits struct {
 	timeout, cpu      time.Duration
 	maxOutput, memory byteSize
 	maxWrite          byteSize
-	maxParallel       int
-	isolation         string
+	// outputBudget is how much of a run's output the model reads (--output-budget; 0: all).
+	outputBudget byteSize
+	maxParallel  int
+	isolation    string
 	// workers and maxQueued (serve) size the process pool: the most runs at once (0: derived
 	// from the CPUs and --memory) and the most waiting for a worker (0: 4 × workers).
 	workers, maxQueued int
@@ -37,13 +39,14 @@ const defaultMemory = 512 << 20
 
 // defaultLimits are the limits of run and serve before their flags are read.
 func defaultLimits() limits {
-	return limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, maxParallel: 10, isolation: "process", memory: defaultMemory}
+	return limits{timeout: 10 * time.Minute, cpu: 60 * time.Second, maxOutput: 64 << 20, outputBudget: codemode.DefaultOutputBudget, maxParallel: 10, isolation: "process", memory: defaultMemory}
 }
 
 func (l *limits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.timeout, "timeout", l.timeout, "wall-clock ceiling of the run")
 	fs.DurationVar(&l.cpu, "cpu", l.cpu, "busy-time compute budget of the run")
 	fs.Var(&l.maxOutput, "max-output", "cap on the combined output (logs plus result), in bytes or KiB/MiB/GiB")
+	fs.Var(&l.outputBudget, "output-budget", "how much of a run's output the model reads, in bytes or KiB/MiB/GiB: a run over it succeeds, and its logs and result are shrunk to fit, keeping their shape, with markers where they were cut and a note on how to get the rest; 0 turns it off (--max-output still fails a run over it)")
 	fs.IntVar(&l.maxParallel, "max-parallel", l.maxParallel, "concurrent concurrency-safe sub-calls")
 	fs.StringVar(&l.isolation, "isolation", l.isolation, "process (a worker process with a hard memory limit; contains crashes) or inprocess (for trusted programs: faster, soft memory limit, a Go fatal error ends the host)")
 	fs.Var(&l.memory, "memory", "per-run memory limit, in bytes or KiB/MiB/GiB: the worker's OS limit with process isolation, the heap watchdog's limit in-process; a quarter of it is the run's budget for the data its tool calls hold in this process (reads wait their turn beyond it)")
@@ -72,6 +75,8 @@ func (l *limits) validate() error {
 		return &flagUsageError{"--cpu must be positive"}
 	case l.maxOutput < 4:
 		return &flagUsageError{"--max-output must be at least 4 bytes"}
+	case l.outputBudget != 0 && l.outputBudget < codemode.MinOutputBudget:
+		return &flagUsageError{fmt.Sprintf("--output-budget must be 0 (off) or at least %d bytes", codemode.MinOutputBudget)}
 	case l.maxParallel < 1:
 		return &flagUsageError{"--max-parallel must be a positive integer"}
 	case l.memory <= 0:
@@ -91,6 +96,14 @@ func (l *limits) validate() error {
 // process isolation its data in flight to the worker is bounded by half of --memory (the
 // pool's MaxInFlightBytes), so this process holds at most --memory of one run's sub-call data.
 func (l *limits) subCallMemory() int64 { return int64(l.memory) / 4 }
+
+// modelBudget is codemode.Options.OutputBudget for --output-budget, where 0 turns it off.
+func (l *limits) modelBudget() int {
+	if l.outputBudget == 0 {
+		return -1
+	}
+	return int(l.outputBudget)
+}
 
 // runtime opens the runtime the limits describe.
 func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
@@ -190,7 +203,7 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		rt = c.wrapRuntime(rt)
 	}
 	o := &openRegistry{reg: reg, rt: rt, closeSources: closeSources, checker: checker}
-	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory(), CompactAbove: c.compactAbove()}
+	opts := codemode.Options{Runtime: rt, Events: events, MaxParallelSubCalls: lim.maxParallel, SubCallMemory: lim.subCallMemory(), CompactAbove: c.compactAbove(), OutputBudget: lim.modelBudget()}
 	if c.tracing != nil {
 		opts.TracerProvider = c.tracing
 	}
