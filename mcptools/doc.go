@@ -107,7 +107,7 @@
 //
 // A run_code result can carry, beside the model-facing text, the canonical outcome as
 // structuredContent — {"logs": [...], "result": value} or {"logs": [...], "error": {"kind",
-// "message"}}, with "notes": [...] when a value lost data on its way to JSON — so programmatic clients need not parse text. ServerOptions.Structured says
+// "message"}}, with "notes": [...] when a value lost data on its way to JSON or the output budget cut it — so programmatic clients need not parse text. ServerOptions.Structured says
 // when (StructuredMode: by default only with replies of at most AutoStructuredBytes, since it
 // repeats the output; StructuredAlways sends it every time and declares it as the tool's
 // outputSchema, OutputSchema), and ServerOptions.MaxReplyBytes bounds every reply below a

@@ -33,12 +33,13 @@ const (
 // OutputSchema is the outputSchema run_code declares: the canonical outcome that every result's
 // structuredContent carries, {"logs": [...], "result": value} (no "result" when the program
 // returned nothing) or {"logs": [...], "error": {"kind", "message"}}, never both; either with
-// "notes": [...] when a value lost data on its way to JSON (see codemode.Outcome).
+// "notes": [...] when a value lost data on its way to JSON or the output budget cut the outcome
+// (see codemode.Outcome and codemode.Options.OutputBudget).
 const OutputSchema = `{"type":"object",` +
 	`"properties":{` +
 	`"logs":{"type":"array","items":{"type":"string"},"description":"What the program printed with console.log, one entry per call, in order (before a failure: what it printed until then)."},` +
 	`"result":{"description":"The value the program returned, as JSON; absent when it returned nothing or failed."},` +
-	`"notes":{"type":"array","items":{"type":"string"},"description":"Where a value the program returned or passed to a tool lost data on its way to JSON (a Map or a Set became {}, a function was left out), one line each; absent when none did."},` +
+	`"notes":{"type":"array","items":{"type":"string"},"description":"One line each: where a value the program returned or passed to a tool lost data on its way to JSON (a Map or a Set became {}, a function was left out), and, when the output was over the output budget, what was cut and how to get the rest; absent when neither happened."},` +
 	`"error":{"type":"object","description":"Present when the run failed.","properties":{` +
 	`"kind":{"type":"string","description":"Why: exception, timeout, abort, worker-exit, invalid-output, output-limit, typecheck; or, when no program ran, invalid-arguments, shutting-down (retry on another server or later), internal."},` +
 	`"message":{"type":"string","description":"The failure's message, as the text result says it."}},` +
