@@ -56,6 +56,12 @@ func structured(t *testing.T, schema *jsonschema.Schema, res *mcp.CallToolResult
 // outcomeRegistry is a registry with one tool (add) and run_code on a runtime with cfg.
 func outcomeRegistry(t *testing.T, cfg jsruntime.Config, checker codemode.TypeChecker) *registry.Registry {
 	t.Helper()
+	return outcomeRegistryWith(t, cfg, codemode.Options{TypeChecker: checker})
+}
+
+// outcomeRegistryWith is outcomeRegistry with Code Mode's options.
+func outcomeRegistryWith(t *testing.T, cfg jsruntime.Config, opts codemode.Options) *registry.Registry {
+	t.Helper()
 	reg := registry.New()
 	if _, err := reg.Register(registry.MustDefine(registry.TypedTool[srvAddIn, srvAddOut]{
 		Name:        "add",
@@ -65,10 +71,6 @@ func outcomeRegistry(t *testing.T, cfg jsruntime.Config, checker codemode.TypeCh
 		},
 	})); err != nil {
 		t.Fatal(err)
-	}
-	var opts codemode.Options
-	if checker != nil {
-		opts.TypeChecker = checker
 	}
 	installCodeMode(t, reg, cfg, opts)
 	return reg

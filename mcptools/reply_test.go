@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/mcptools"
 )
@@ -34,7 +35,9 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // it on every reply); never sends none; always sends it and declares the schema (issue 24,
 // item 15).
 func TestServerStructuredModes(t *testing.T) {
-	reg := outcomeRegistry(t, jsruntime.Config{}, nil)
+	// Without the model's output budget, which would shrink the large reply below
+	// AutoStructuredBytes first (TestServerRepliesWithinTheOutputBudget has it on).
+	reg := outcomeRegistryWith(t, jsruntime.Config{}, codemode.Options{OutputBudget: -1})
 	ctx := context.Background()
 	for _, c := range []struct {
 		mode                   mcptools.StructuredMode
@@ -82,7 +85,8 @@ func TestServerRefusesAnUnknownStructuredMode(t *testing.T) {
 // block saying how to get the rest. Under always, the structuredContent left is an output-limit
 // failure valid under the declared schema.
 func TestServerBoundsEachReply(t *testing.T) {
-	reg := outcomeRegistry(t, jsruntime.Config{}, nil)
+	// The output budget off: it would keep the output well under MaxReplyBytes first.
+	reg := outcomeRegistryWith(t, jsruntime.Config{}, codemode.Options{OutputBudget: -1})
 	const maxReply = 64 << 10
 	for _, mode := range []mcptools.StructuredMode{mcptools.StructuredAuto, mcptools.StructuredNever, mcptools.StructuredAlways} {
 		cs := srvConnect(t, reg, mcptools.ServerOptions{Structured: mode, MaxReplyBytes: maxReply}, nil)
@@ -118,5 +122,31 @@ func TestServerBoundsEachReply(t *testing.T) {
 			t.Errorf("always: isError false beside an output-limit outcome")
 		}
 		checkOutcome(t, structured(t, outcomeSchema(t, cs), res), map[string]any{"logs": []any{}, "error": map[string]any{"kind": "output-limit"}}, "did not fit one MCP message")
+	}
+}
+
+// With the model's output budget on (codemode's default), 1.5 MB of logs reach an MCP client
+// as a reply within the budget, cut in the middle with a note on what was cut; auto then sends
+// structuredContent too, since the reply is small.
+func TestServerRepliesWithinTheOutputBudget(t *testing.T) {
+	reg := outcomeRegistry(t, jsruntime.Config{}, nil)
+	cs := srvConnect(t, reg, mcptools.ServerOptions{}, nil)
+	res, err := srvCallRunCode(context.Background(), cs, bigProgram(1500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || len(data) > 3*codemode.DefaultOutputBudget {
+		t.Fatalf("reply of %d bytes (isError %v), want a success within a few times the %d-byte budget", len(data), res.IsError, codemode.DefaultOutputBudget)
+	}
+	text := strings.Join(srvTexts(res), "\n")
+	if len(srvTexts(res)[0]) > codemode.DefaultOutputBudget || !strings.Contains(text, "more lines") || !strings.Contains(text, "the end") {
+		t.Errorf("text (%d bytes) not cut to the budget with a marker and the result: %.200q … %.200q", len(text), text, text[max(len(text)-200, 0):])
+	}
+	if res.StructuredContent == nil {
+		t.Errorf("auto: no structuredContent beside a reply within the budget")
 	}
 }
