@@ -1,9 +1,3 @@
-// Package codemode composes Code Mode: it installs the reserved run_code tool into a registry,
-// runs each call's program in a jsruntime.Runtime with the caller's visible tools bound through
-// a bridge, and renders the outcome as the text the model receives.
-//
-// A program's SDK calls are ordinary registry executions (sub-calls with the outer call's token
-// as parent), so every policy the registry applies to direct calls applies to them too.
 package codemode
 
 import (

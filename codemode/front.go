@@ -30,7 +30,9 @@ type CodeMode struct {
 // [registry.Registry.SDKSchemas] for the caller's scope when its run starts. Without
 // opts.Runtime, New starts an in-process runtime with the default [jsruntime.Config] (soft
 // limits: see [jsruntime.NewProcessPool] for hard ones), which [CodeMode.Close] closes.
-// Errors name the option that is invalid.
+// Errors name the option that is invalid. New leaves the registry's presentation as it is: a
+// scope reaches run_code, from its model or from Run, when it presents its tools as code or
+// both ([registry.Registry.SetDefaultPresentation]).
 func New(reg *registry.Registry, opts Options) (*CodeMode, error) {
 	c := &CodeMode{reg: reg}
 	if opts.Runtime == nil {

@@ -293,3 +293,36 @@ func TestRunTraceNotInherited(t *testing.T) {
 		t.Errorf("the trace saw logs %q and %d events (%+v)", rec.logs, len(rec.events), rec.events)
 	}
 }
+
+type nilListing struct {
+	Items  []string          `json:"items"`
+	ByName map[string]string `json:"byName"`
+	Maybe  []string          `json:"maybe" runcode:"nullable"`
+}
+
+// A typed Go tool's nil slice and map reach a program as [] and {} (not null, which a program
+// written against the SDK's string[] would crash on); a field tagged runcode:"nullable" is null
+// and typed so.
+func TestTypedNilCrossesAsEmpty(t *testing.T) {
+	tool := registry.MustDefine(registry.TypedTool[struct{}, nilListing]{
+		Name: "listing",
+		Execute: func(context.Context, *registry.Invocation, struct{}) (nilListing, error) {
+			return nilListing{}, nil
+		},
+	})
+	cm := newCodeMode(t, codemode.Options{}, tool)
+	prompt, err := cm.Prompt(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Promise<{ items: string[]; byName: { [key: string]: string }; maybe: string[] | null }>"; !strings.Contains(prompt, want) {
+		t.Errorf("the SDK lacks %s:\n%s", want, prompt)
+	}
+	out, err := cm.Run(context.Background(), codemode.Program{Code: `const r = await tools.listing({}); return [r.items.length, Object.keys(r.byName).length, r.maybe]`})
+	if err != nil || out.Failure != nil {
+		t.Fatalf("%v %+v", err, out.Failure)
+	}
+	if got := string(jsonv.AppendJSON(nil, out.Value)); got != `[0,0,null]` {
+		t.Errorf("value %s, want [0,0,null]", got)
+	}
+}
