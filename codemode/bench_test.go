@@ -57,10 +57,7 @@ func benchTools(n int) []registry.Tool {
 
 // codeCall is a run_code call of code.
 func codeCall(code string) registry.Call {
-	return registry.Call{CallID: "call-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("Benchmark")},
-	)}
+	return codemode.Call("call-1", code, "Benchmark")
 }
 
 const trivialProgram = `const r = await tools.echo({x: 1}); return r`

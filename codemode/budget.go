@@ -31,7 +31,7 @@ func outputBudget(n int) int {
 	return n
 }
 
-// FitOutcome returns outcome, the canonical outcome of a successful run (see Outcome), shrunk
+// FitOutcome returns outcome, the canonical outcome of a successful run (see [OutcomeValue]), shrunk
 // so that what the model reads of it, both its JSON and its text (RenderText), is at most
 // budget bytes, as Options.OutputBudget says: zero means DefaultOutputBudget, negative no
 // budget. The logs are cut in their middle, the result's longest strings and arrays first

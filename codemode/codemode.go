@@ -1,9 +1,3 @@
-// Package codemode composes Code Mode: it installs the reserved run_code tool into a registry,
-// runs each call's program in a jsruntime.Runtime with the caller's visible tools bound through
-// a bridge, and renders the outcome as the text the model receives.
-//
-// A program's SDK calls are ordinary registry executions (sub-calls with the outer call's token
-// as parent), so every policy the registry applies to direct calls applies to them too.
 package codemode
 
 import (
@@ -34,7 +28,8 @@ const NoOutput = "(run_code completed with no output)"
 
 // Options configure Code Mode in one registry.
 type Options struct {
-	// Runtime runs the programs (required).
+	// Runtime runs the programs. Required by Install; New starts an in-process runtime with
+	// the default jsruntime.Config when it is nil.
 	Runtime jsruntime.Runtime
 	// Events, if set, receives every dispatch event of every run, in order per run.
 	Events func(bridge.Event)
@@ -107,12 +102,8 @@ type TypeChecker interface {
 	CheckProgram(ctx context.Context, declarations, program string) ([]string, error)
 }
 
-// KindTypecheck is the failure kind of a program that does not typecheck (Options.TypeChecker).
-const KindTypecheck jsruntime.FailureKind = "typecheck"
-
-// Install installs the run_code tool into reg. The tool's program sees every tool reg lists in
-// SDKSchemas at the moment the run starts.
-func Install(reg *registry.Registry, opts Options) error {
+// install installs the run_code tool into reg (see New).
+func install(reg *registry.Registry, opts Options) error {
 	if opts.Runtime == nil {
 		return errors.New("codemode: Options.Runtime is required")
 	}
@@ -178,7 +169,7 @@ type codeMode struct {
 // CODE_RUN_FAILED): the failure kind, the runtime's message, the logs captured before it, and
 // the runtime's notes on values that lost data crossing to the tools (jsruntime.Result.Notes).
 type RunFailure struct {
-	Kind    jsruntime.FailureKind
+	Kind    FailureKind
 	Message string
 	Logs    []string
 	Notes   []string
@@ -198,6 +189,7 @@ func (f *RunFailure) Error() string {
 }
 
 func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ jsonv.Value, err error) {
+	ctx, trace := takeRunTrace(ctx)
 	ctx, span := cm.startRunSpan(ctx, inv)
 	defer span.end(&err)
 	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
@@ -217,7 +209,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	b, err := bridge.New(ctx, bridge.Options{
 		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
-		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: cm.opts.Events, MaxParallel: cm.opts.MaxParallelSubCalls,
+		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: eventsFunc(cm.opts.Events, trace), MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 		Tracer: cm.tracer,
 	})
@@ -239,10 +231,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 			return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, writeToolOf(tools.names)))
 		}
 	}
-	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer}
-	if console := cm.opts.Console; console != nil {
-		req.OnLog = func(line string) { console(inv.CallID, line) }
-	}
+	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer, OnLog: logFunc(cm.opts.Console, inv.CallID, trace)}
 	res, err := cm.opts.Runtime.Run(ctx, req)
 	if err != nil {
 		return jsonv.Value{}, err
@@ -257,7 +246,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs, Notes: res.Notes}
 		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, writeToolOf(tools.names)))
 	}
-	return FitOutcome(Outcome(res), cm.opts.OutputBudget, writeToolOf(tools.names)), nil
+	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, writeToolOf(tools.names)), nil
 }
 
 // WithCaller returns ctx marked as a call for caller (an MCP session, a tenant): under process
@@ -413,10 +402,10 @@ func unseenLines(unseen []bridge.Unseen) []string {
 	return lines
 }
 
-// Outcome returns the canonical value of a successful run: {"logs": [...], "result": value},
+// OutcomeValue returns the canonical value of a successful run: {"logs": [...], "result": value},
 // without "result" when the program returned nothing, and with "notes": [...] after it when
 // values lost data crossing as JSON (jsruntime.Result.Notes).
-func Outcome(res jsruntime.Result) jsonv.Value {
+func OutcomeValue(res jsruntime.Result) jsonv.Value {
 	ms := []jsonv.Member{{Key: "logs", Value: logsValue(res.Logs)}}
 	if res.Value.IsDefined() {
 		ms = append(ms, jsonv.Member{Key: "result", Value: res.Value})

@@ -33,14 +33,7 @@ func setup(t *testing.T, cfg jsruntime.Config, events func(bridge.Event), tools 
 }
 
 func runCode(reg *registry.Registry, code string) registry.Result {
-	return reg.Execute(context.Background(), registry.Call{
-		CallID: "call-1",
-		Name:   registry.ReservedName,
-		Arguments: jsonv.ObjectValue(
-			jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue("Test the renderer")},
-		),
-	})
+	return reg.Execute(context.Background(), codemode.Call("call-1", code, "Test the renderer"))
 }
 
 func TestRenderingOfTheOuterResult(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 )
 
 // CanonicalOutcome returns the canonical outcome of a run_code result: the run's value on
-// success ({"logs": [...], "result": value}, see Outcome), or {"logs": [...], "error": {"kind",
+// success ({"logs": [...], "result": value}, see [OutcomeValue]), or {"logs": [...], "error": {"kind",
 // "message"}} for a failed program, with the logs it printed before it failed (and "notes": [...]
-// when values lost data crossing as JSON, see Outcome). ok is false when
+// when values lost data crossing as JSON, see [OutcomeValue]). ok is false when
 // the call failed before any program ran (its error is not a RunFailure: invalid arguments, an
 // abort before dispatch, …); the caller decides how to report those.
 func CanonicalOutcome(res registry.Result) (outcome jsonv.Value, ok bool) {

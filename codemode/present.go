@@ -80,7 +80,7 @@ func Sections(reg *registry.Registry, scope *registry.Scope, opts SectionOptions
 	sdk := Section{Name: SectionSDK, Order: SectionSDKOrder}
 	if mode != registry.PresentNative {
 		if _, ok := reg.Get(registry.ReservedName, scope); !ok {
-			return nil, fmt.Errorf("mode %q requires a code runtime: install one with codemode.Install, or present the scope as native", mode)
+			return nil, fmt.Errorf("mode %q requires a code runtime: install one with codemode.New, or present the scope as native", mode)
 		}
 		sdk.Text = sectionFor(toSDKTools(reg.SDKSchemas(scope)), opts.CompactAbove)
 	}

@@ -134,7 +134,7 @@ func TestSectionsRequireACodeRuntime(t *testing.T) {
 	// DECISIONS row 14: the error names the calling scope's own mode, not the default.
 	both := presentingScope(t, reg, registry.PresentBoth)
 	_, err := codemode.Sections(reg, both, codemode.SectionOptions{})
-	want := `mode "both" requires a code runtime: install one with codemode.Install, or present the scope as native`
+	want := `mode "both" requires a code runtime: install one with codemode.New, or present the scope as native`
 	if err == nil || err.Error() != want {
 		t.Fatalf("both without a runtime: %v", err)
 	}

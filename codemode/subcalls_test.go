@@ -45,10 +45,7 @@ func installOn(t testing.TB, rt jsruntime.Runtime, opts codemode.Options, tools 
 }
 
 func subRun(ctx context.Context, reg *registry.Registry, code string) registry.Result {
-	return reg.Execute(ctx, registry.Call{CallID: "call-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("Test sub-calls")},
-	)})
+	return reg.Execute(ctx, codemode.Call("call-1", code, "Test sub-calls"))
 }
 
 // subGate is a tool whose bodies block until released, counting how many run at once.

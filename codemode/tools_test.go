@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -17,10 +18,9 @@ func TestRunsSeeRegistryChanges(t *testing.T) {
 	scope := reg.NewScope("agent", nil)
 	keys := func(scope *registry.Scope) string {
 		t.Helper()
-		res := reg.Execute(context.Background(), registry.Call{CallID: "c", Name: registry.ReservedName, Scope: scope, Arguments: jsonv.ObjectValue(
-			jsonv.Member{Key: "code", Value: jsonv.StringValue(`return Object.keys(tools).join(",")`)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue("List the tools")},
-		)})
+		call := codemode.Call("c", `return Object.keys(tools).join(",")`, "List the tools")
+		call.Scope = scope
+		res := reg.Execute(context.Background(), call)
 		if res.IsError {
 			t.Fatal(res.Content[0].Text)
 		}

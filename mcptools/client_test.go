@@ -60,10 +60,7 @@ func runInstalled(t *testing.T, reg *registry.Registry, code string) registry.Re
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return reg.Execute(ctx, registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("test")},
-	)})
+	return reg.Execute(ctx, codemode.Call("run-1", code, "test"))
 }
 
 func TestEverythingTools(t *testing.T) {

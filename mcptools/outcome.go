@@ -5,7 +5,6 @@ package mcptools
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
@@ -13,21 +12,19 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// Failure kinds of calls that ran no program, beside the run failure kinds of jsruntime
-// (exception, timeout, abort, worker-exit, invalid-output, output-limit) and codemode
-// (typecheck). A call aborted or timed out before its program started gets abort or timeout.
+// Failure kinds of calls that ran no program (codemode.FailureKinds lists every kind). A call
+// aborted or timed out before its program started gets abort or timeout.
 const (
 	// KindInvalidArguments: the arguments were not a JSON object with a code and a non-empty
 	// description.
-	KindInvalidArguments = "invalid-arguments"
+	KindInvalidArguments = string(codemode.KindInvalidArguments)
 	// KindShuttingDown: the server is draining and starts no new runs (retry elsewhere or later).
-	KindShuttingDown = "shutting-down"
+	KindShuttingDown = string(codemode.KindShuttingDown)
 	// KindInternal: the server could not start the run (its runtime was closed, for one).
-	KindInternal = "internal"
+	KindInternal = string(codemode.KindInternal)
 )
 
 // OutputSchema is the outputSchema run_code declares: the canonical outcome that every result's
@@ -72,13 +69,8 @@ func outcomeOf(res registry.Result) (jsonv.Value, string) {
 		return v, v.Lookup("error").Lookup("kind").AsString()
 	}
 	kind := KindInternal
-	switch {
-	case errors.Is(res.Err, registry.CodeInvalidArgs):
-		kind = KindInvalidArguments
-	case errors.Is(res.Err, registry.CodeAborted), errors.Is(res.Err, registry.CodeAbortedBeforeDispatch):
-		kind = string(jsruntime.KindAbort)
-	case errors.Is(res.Err, registry.CodeTimeout):
-		kind = string(jsruntime.KindTimeout)
+	if res.Err != nil {
+		kind = string(codemode.KindOf(res.Err))
 	}
 	msg := "unknown failure"
 	if res.Err != nil {

@@ -60,16 +60,17 @@ func ExampleDefine() {
 	// Error: invalid arguments: missing required property "city"; "units" must be one of ["metric","imperial"] true
 }
 
-// Matches is the output of the find tool: Paths is never null, and the tag says so.
+// Matches is the output of the find tool: Paths is never null; Notes is null when the search
+// could not say, and the tag says so.
 type Matches struct {
-	Paths []string `json:"paths" runcode:"nonnull"`
-	Notes []string `json:"notes"`
+	Paths []string `json:"paths"`
+	Notes []string `json:"notes" runcode:"nullable"`
 }
 
-// Declare a slice field non-null with the runcode:"nonnull" tag: its schema leaves null out (the
-// SDK type is string[], not string[] | null), and a nil slice is returned as []. The untagged
-// field stays nullable.
-func ExampleDefine_nonNull() {
+// A nil slice in a tool's output crosses as [], and its schema leaves null out (the SDK type is
+// string[], not string[] | null), as Go code treats nil. The runcode:"nullable" tag opts a
+// field back into null.
+func ExampleDefine_nullable() {
 	tool := registry.MustDefine(registry.TypedTool[WeatherArgs, Matches]{
 		Name: "find",
 		Execute: func(context.Context, *registry.Invocation, WeatherArgs) (Matches, error) {

@@ -418,6 +418,24 @@ func fuse(caller, inner context.Context) (context.Context, func()) {
 	return ctx, func() { stop(); cancel(nil) }
 }
 
+// unknownTool is the error of a call to a tool that scope does not resolve. For run_code it
+// names the fix: Code Mode is installed by codemode.New (the registry knows only the reserved
+// name), and a scope presented as native hides it.
+func (r *Registry) unknownTool(name string) *Error {
+	msg := fmt.Sprintf("unknown tool %q", name)
+	if name == ReservedName {
+		r.mu.RLock()
+		installed := r.transport != nil
+		r.mu.RUnlock()
+		if installed {
+			msg += ": the scope presents its tools as native, which offers no run_code; present it as code or both (Registry.SetDefaultPresentation, Scope.PresentAs)"
+		} else {
+			msg += ": Code Mode is not installed in this registry; install it with codemode.New"
+		}
+	}
+	return &Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: msg}
+}
+
 // body resolves the tool, validates the arguments, runs Execute under the tool's timeout, and
 // validates and renders the value.
 func (p *Prepared) body(ctx context.Context) Result {
@@ -430,7 +448,7 @@ func (p *Prepared) body(ctx context.Context) Result {
 		return errorResult(missingRuntimeError(mode))
 	}
 	if e == nil {
-		return errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", p.exec.Name)})
+		return errorResult(p.r.unknownTool(p.exec.Name))
 	}
 	args := p.exec.Arguments
 	if v := p.checked.violationsOf(e, args); len(v) > 0 {
@@ -602,7 +620,7 @@ func (p *Prepared) runPost(res Result) Result {
 			e := p.r.resolve(p.exec.Name, p.exec.Scope)
 			p.r.mu.RUnlock()
 			if e == nil {
-				res = errorResult(&Error{Code: CodeUnknownTool, Name: "ToolNotFoundError", Message: fmt.Sprintf("unknown tool %q", p.exec.Name)})
+				res = errorResult(p.r.unknownTool(p.exec.Name))
 			} else {
 				concludes := res.ConcludesTurn
 				res = p.accept(e, d.value)

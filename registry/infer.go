@@ -54,9 +54,9 @@ func SchemaFor[T any]() (jsonv.Value, error) {
 //   - channels, funcs, complex numbers and unsafe pointers are errors.
 //
 // A nil slice or map marshals as null, so slices ([]byte too) and maps are nullable:
-// "type":["array","null"]. (Define's parameter schemas are stricter: there a slice or map must
-// be sent as an array or object. Its output schemas follow the runcode:"nonnull" tag below and
-// TypedTool.NilAsEmpty.)
+// "type":["array","null"]. (Define is stricter: there a slice or map argument must be sent as
+// an array or object, and a nil slice or map in a tool's output is returned as [] or {}, so
+// neither schema admits null, unless the field is tagged runcode:"nullable".)
 //
 // A struct's properties are its JSON fields in field order, chosen like encoding/json does:
 // exported fields and the fields promoted from embedded structs (breadth first; of several fields
@@ -81,6 +81,11 @@ func SchemaFor[T any]() (jsonv.Value, error) {
 //     alone promises it: Define's tools keep the promise at run time (a nil slice or map is
 //     returned empty, a nil pointer is refused), and a caller of InferSchema must keep it
 //     itself. For arguments, a pointer field so tagged must not be sent as null.
+//   - runcode:"nullable": a slice or map field that Define would declare non-null (an
+//     argument, or any field of a tool's output) admits null: its schema is
+//     "type":["array","null"], and a nil value of it in a tool's output is returned as null.
+//     Only a slice or map field may carry it (a pointer is nullable already), and not with
+//     runcode:"nonnull". InferSchema's own schemas admit null for such fields anyway.
 //
 // An invalid tag value, or a tag on a field of the wrong type, is an error naming the field.
 //
@@ -116,8 +121,8 @@ const (
 	// decodeMode describes tool arguments: slices and maps must be arrays and objects, and
 	// decoding must not fail on an embedded pointer to an unexported struct.
 	decodeMode
-	// nilAsEmptyMode describes the output of a Define'd tool with NilAsEmpty: nil slices and
-	// maps are returned as [] and {} (and a nil []byte as ""), so none of them is null.
+	// nilAsEmptyMode describes the output of a Define'd tool: nil slices and maps are returned
+	// as [] and {} (and a nil []byte as ""), so none of them is null.
 	nilAsEmptyMode
 )
 
@@ -539,11 +544,20 @@ func (x *inferrer) fieldSchema(f jsonField, path string) (jsonv.Value, error) {
 	if ptr {
 		s = nullable(s)
 	}
-	nonNull, err := parseRuncodeTag(f.tag)
+	tag, err := parseRuncodeTag(f.tag)
 	if err != nil {
 		return jsonv.Value{}, fmt.Errorf("field %s: %v", path, err)
 	}
-	if nonNull {
+	if tag.nullable {
+		switch {
+		case f.typ.Kind() == reflect.Pointer, f.typ.Kind() == reflect.Interface:
+			return jsonv.Value{}, fmt.Errorf(`field %s: the runcode:"nullable" tag has no effect: a %s is nullable already`, path, f.typ)
+		case f.typ.Kind() != reflect.Slice && f.typ.Kind() != reflect.Map:
+			return jsonv.Value{}, fmt.Errorf(`field %s: the runcode:"nullable" tag cannot apply to %s: only a slice or map field may carry it`, path, f.typ)
+		}
+		s = nullable(s)
+	}
+	if tag.nonNull {
 		switch f.typ.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 		default:

@@ -9,29 +9,42 @@ import (
 	"github.com/runcode-dev/runcode/jsonv"
 )
 
-// runcodeTagKey is the struct tag of runcode's own field options; nonNullOption declares that a
-// field is never null.
+// runcodeTagKey is the struct tag of runcode's own field options: nonNullOption declares that a
+// field is never null; nullableOption that a slice or map field of a Define'd tool's output may
+// be null (a nil one is returned as null, not as [] or {}).
 const (
-	runcodeTagKey = "runcode"
-	nonNullOption = "nonnull"
+	runcodeTagKey  = "runcode"
+	nonNullOption  = "nonnull"
+	nullableOption = "nullable"
 )
 
-// parseRuncodeTag returns whether a field's runcode tag declares it non-null. An unknown or
-// empty option is an error, so a misspelt tag does not silently do nothing.
-func parseRuncodeTag(tag reflect.StructTag) (nonNull bool, err error) {
+// runcodeTag is a field's runcode tag.
+type runcodeTag struct {
+	nonNull, nullable bool
+}
+
+// parseRuncodeTag returns the options of a field's runcode tag. An unknown or empty option, or
+// both options, is an error, so a misspelt tag does not silently do nothing.
+func parseRuncodeTag(tag reflect.StructTag) (runcodeTag, error) {
+	var t runcodeTag
 	v, ok := tag.Lookup(runcodeTagKey)
 	if !ok {
-		return false, nil
+		return t, nil
 	}
 	for _, o := range strings.Split(v, ",") {
 		switch strings.TrimSpace(o) {
 		case nonNullOption:
-			nonNull = true
+			t.nonNull = true
+		case nullableOption:
+			t.nullable = true
 		default:
-			return false, fmt.Errorf(`runcode tag %q: unknown option %q (the only option is %q)`, v, strings.TrimSpace(o), nonNullOption)
+			return runcodeTag{}, fmt.Errorf(`runcode tag %q: unknown option %q (the options are %q and %q)`, v, strings.TrimSpace(o), nonNullOption, nullableOption)
 		}
 	}
-	return nonNull, nil
+	if t.nonNull && t.nullable {
+		return runcodeTag{}, fmt.Errorf(`runcode tag %q: a field cannot be both %q and %q`, v, nonNullOption, nullableOption)
+	}
+	return t, nil
 }
 
 // withoutNull returns s, the schema of a field of Go type t, made to refuse null. ok is false
@@ -76,8 +89,8 @@ func withoutNull(s jsonv.Value, t reflect.Type) (_ jsonv.Value, ok bool) {
 }
 
 // emptyFiller replaces null by an empty value where a Define'd tool's output type promises one:
-// a field tagged runcode:"nonnull" whose type is a slice or a map, and, with NilAsEmpty, every
-// slice and map. It works on the JSON value jsonv.FromGo made of the Go value, guided by the Go
+// every slice and map but a field tagged runcode:"nullable" (nilAsEmpty; without it, only a
+// field tagged runcode:"nonnull" whose type is a slice or a map). It works on the JSON value jsonv.FromGo made of the Go value, guided by the Go
 // type, so the tool's own data is never modified.
 type emptyFiller struct {
 	root     *fillPlan
@@ -159,8 +172,8 @@ func (b *planBuilder) plan(t reflect.Type) *fillPlan {
 		p.fields = map[string]*fillField{}
 		for _, f := range jsonFields(t) {
 			ff := &fillField{plan: b.plan(f.typ)}
-			nonNull, _ := parseRuncodeTag(f.tag) // inference has refused a bad tag already
-			if nonNull || b.nilAsEmpty {
+			tag, _ := parseRuncodeTag(f.tag) // inference has refused a bad tag already
+			if tag.nonNull || (b.nilAsEmpty && !tag.nullable) {
 				ff.fill = emptyOf(f.typ)
 			}
 			p.fields[f.name] = ff

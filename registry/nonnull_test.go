@@ -21,7 +21,7 @@ type Listing struct {
 	Entries []ListingEntry    `json:"entries" runcode:"nonnull"`
 	ByName  map[string]*Entry `json:"byName" runcode:"nonnull"`
 	Owner   *Entry            `json:"owner" runcode:"nonnull"`
-	Maybe   []string          `json:"maybe"` // untagged: nil stays null
+	Maybe   []string          `json:"maybe" runcode:"nullable"` // nil stays null
 	Tree    *TreeNode         `json:"tree,omitempty"`
 	ListingBase
 }
@@ -91,7 +91,7 @@ func listingTool(t *testing.T, out Listing) *registry.Registry {
 }
 
 // At run time the declaration holds: nil slices and maps in tagged fields (nested ones, promoted
-// ones and those of a recursive type included) come back empty; an untagged one stays null.
+// ones and those of a recursive type included) come back empty; a nullable one stays null.
 func TestNonNullTagRuntime(t *testing.T) {
 	out := Listing{
 		Entries: []ListingEntry{{}, {Tags: []string{"a"}}},
@@ -186,7 +186,7 @@ func TestNonNullTagErrors(t *testing.T) {
 			return registry.Define(registry.TypedTool[SearchFilter, NonNullTypo]{Name: "x", Execute: func(context.Context, *registry.Invocation, SearchFilter) (NonNullTypo, error) {
 				return NonNullTypo{}, nil
 			}})
-		}, `field registry_test.NonNullTypo.L: runcode tag "nonull": unknown option "nonull" (the only option is "nonnull")`},
+		}, `field registry_test.NonNullTypo.L: runcode tag "nonull": unknown option "nonull" (the options are "nonnull" and "nullable")`},
 		{"a recursive slice type", func() (registry.Tool, error) {
 			return registry.Define(registry.TypedTool[SearchFilter, NonNullRecList]{Name: "x", Execute: func(context.Context, *registry.Invocation, SearchFilter) (NonNullRecList, error) {
 				return NonNullRecList{}, nil
@@ -209,13 +209,12 @@ type Collections struct {
 	Ptr    *[]string           `json:"ptr"`
 }
 
-// NilAsEmpty: every slice and map of the output, the output itself included, is declared
-// non-null and returned empty when nil; pointers stay nullable.
-func TestNilAsEmpty(t *testing.T) {
+// By default every slice and map of a Define'd tool's output, the output itself included, is
+// declared non-null and returned empty when nil, as Go code treats nil; pointers stay nullable.
+func TestNilIsEmptyByDefault(t *testing.T) {
 	root, err := registry.Define(registry.TypedTool[SearchFilter, []string]{
-		Name:       "root",
-		NilAsEmpty: true,
-		Execute:    func(context.Context, *registry.Invocation, SearchFilter) ([]string, error) { return nil, nil },
+		Name:    "root",
+		Execute: func(context.Context, *registry.Invocation, SearchFilter) ([]string, error) { return nil, nil },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -227,8 +226,7 @@ func TestNilAsEmpty(t *testing.T) {
 		t.Errorf("root SDK type %s", got)
 	}
 	fields, err := registry.Define(registry.TypedTool[SearchFilter, Collections]{
-		Name:       "fields",
-		NilAsEmpty: true,
+		Name: "fields",
 		Execute: func(context.Context, *registry.Invocation, SearchFilter) (Collections, error) {
 			return Collections{Nested: map[string][]string{"a": nil}}, nil
 		},
@@ -253,20 +251,83 @@ func TestNilAsEmpty(t *testing.T) {
 	}
 }
 
-// Without the tag or the option, nothing changes: nil is null and declared so.
-func TestNilStaysNullByDefault(t *testing.T) {
-	tool, err := registry.Define(registry.TypedTool[SearchFilter, Collections]{
-		Name: "plain",
-		Execute: func(context.Context, *registry.Invocation, SearchFilter) (Collections, error) {
-			return Collections{}, nil
+type NullableCollections struct {
+	List   []string            `json:"list" runcode:"nullable"`
+	Nested map[string][]string `json:"nested" runcode:"nullable"`
+	Plain  []int               `json:"plain"`
+}
+
+type NullableArgs struct {
+	Names []string `json:"names" runcode:"nullable"`
+}
+
+// A field tagged runcode:"nullable" opts back into null: its nil is null and its type admits
+// it (its elements stay non-null); as an argument, it may be sent as null.
+func TestNullableTag(t *testing.T) {
+	tool, err := registry.Define(registry.TypedTool[NullableArgs, NullableCollections]{
+		Name: "nullable",
+		Execute: func(_ context.Context, _ *registry.Invocation, in NullableArgs) (NullableCollections, error) {
+			if in.Names != nil {
+				return NullableCollections{Nested: map[string][]string{"a": nil}}, nil
+			}
+			return NullableCollections{}, nil
 		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := typedCall(newRegistry(t, tool), "plain", `{"field":"f","value":"v"}`)
-	if got := string(jsonv.AppendJSON(nil, res.Value)); res.IsError || got != `{"list":null,"nested":null,"ptr":null}` {
-		t.Errorf("plain: %s %+v", got, res.Err)
+	if got, want := string(jsonv.AppendJSON(nil, tool.Output.Schema)), `{"type":"object","properties":{`+
+		`"list":{"type":["array","null"],"items":{"type":"string"}},`+
+		`"nested":{"type":["object","null"],"additionalProperties":{"type":"array","items":{"type":"string"}}},`+
+		`"plain":{"type":"array","items":{"type":"integer"}}},`+
+		`"required":["list","nested","plain"],"additionalProperties":false}`; got != want {
+		t.Errorf("schema\n got %s\nwant %s", got, want)
+	}
+	if ts := sdkgen.TypeOf(tool.Output.Schema, 0); !strings.Contains(ts, "list: string[] | null;") || !strings.Contains(ts, "plain: number[] }") {
+		t.Errorf("SDK type %s", ts)
+	}
+	reg := newRegistry(t, tool)
+	res := typedCall(reg, "nullable", `{"names":null}`)
+	if got := string(jsonv.AppendJSON(nil, res.Value)); res.IsError || got != `{"list":null,"nested":null,"plain":[]}` {
+		t.Errorf("nil fields: %s %+v", got, res.Err)
+	}
+	res = typedCall(reg, "nullable", `{"names":[]}`)
+	if got := string(jsonv.AppendJSON(nil, res.Value)); res.IsError || got != `{"list":null,"nested":{"a":[]},"plain":[]}` {
+		t.Errorf("nested: %s %+v", got, res.Err)
+	}
+}
+
+type (
+	NullablePtr struct {
+		P *string `json:"p" runcode:"nullable"`
+	}
+	NullableBoth struct {
+		L []string `json:"l" runcode:"nonnull,nullable"`
+	}
+)
+
+func TestNullableTagErrors(t *testing.T) {
+	for _, c := range []struct {
+		def  func() (registry.Tool, error)
+		want string
+	}{
+		{func() (registry.Tool, error) {
+			return registry.Define(registry.TypedTool[SearchFilter, NullablePtr]{Name: "x", Execute: func(context.Context, *registry.Invocation, SearchFilter) (NullablePtr, error) {
+				return NullablePtr{}, nil
+			}})
+		}, `field registry_test.NullablePtr.P: the runcode:"nullable" tag has no effect: a *string is nullable already`},
+		{func() (registry.Tool, error) {
+			return registry.Define(registry.TypedTool[NonNullString, string]{Name: "x", Execute: func(context.Context, *registry.Invocation, NonNullString) (string, error) { return "", nil }})
+		}, `the runcode:"nonnull" tag has no effect`},
+		{func() (registry.Tool, error) {
+			return registry.Define(registry.TypedTool[SearchFilter, NullableBoth]{Name: "x", Execute: func(context.Context, *registry.Invocation, SearchFilter) (NullableBoth, error) {
+				return NullableBoth{}, nil
+			}})
+		}, `a field cannot be both "nonnull" and "nullable"`},
+	} {
+		if _, err := c.def(); !errors.Is(err, registry.CodeInvalidDefinition) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v\nwant %q", err, c.want)
+		}
 	}
 }
 
@@ -279,20 +340,20 @@ type NonNullRoundTrip struct {
 	ByKey    map[RTKey]*Category `json:"byKey" runcode:"nonnull"`
 	Forest   Forest              `json:"forest"`
 	Untagged []int               `json:"untagged"`
+	Nullable []int               `json:"nullable" runcode:"nullable"`
 	Embeds
 }
 
 // returning is a Define'd tool of output type T that returns the value in *next.
 type returning struct {
 	typ    reflect.Type
-	define func(name string, nilAsEmpty bool, next *reflect.Value) (registry.Tool, error)
+	define func(name string, next *reflect.Value) (registry.Tool, error)
 }
 
 func returningOf[T any]() returning {
-	return returning{reflect.TypeFor[T](), func(name string, nilAsEmpty bool, next *reflect.Value) (registry.Tool, error) {
+	return returning{reflect.TypeFor[T](), func(name string, next *reflect.Value) (registry.Tool, error) {
 		return registry.Define(registry.TypedTool[SearchFilter, T]{
-			Name:       name,
-			NilAsEmpty: nilAsEmpty,
+			Name: name,
 			Execute: func(context.Context, *registry.Invocation, SearchFilter) (T, error) {
 				return next.Interface().(T), nil
 			},
@@ -301,11 +362,11 @@ func returningOf[T any]() returning {
 }
 
 // FuzzNilAsEmptyRoundTrip: whatever Go value a Define'd tool returns, the value it gives
-// satisfies its output schema: for the runcode:"nonnull" tag (NonNullRoundTrip, first), and for
-// NilAsEmpty on it and on the round-trip types.
+// satisfies its output schema, with the runcode:"nonnull" and runcode:"nullable" tags
+// (NonNullRoundTrip) and the empty values of nil slices and maps on the round-trip types.
 func FuzzNilAsEmptyRoundTrip(f *testing.F) {
 	cases := []returning{
-		returningOf[NonNullRoundTrip](), returningOf[NonNullRoundTrip](), returningOf[RoundTrip](),
+		returningOf[NonNullRoundTrip](), returningOf[RoundTrip](),
 		returningOf[*RoundTrip](), returningOf[[]*Category](), returningOf[map[string][]byte](),
 		returningOf[Forest](), returningOf[*float32](), returningOf[[3]int8](), returningOf[Twice](),
 		returningOf[Embeds](), returningOf[TagBreaksTie](), returningOf[PtrEmbed](), returningOf[Pages](),
@@ -319,7 +380,7 @@ func FuzzNilAsEmptyRoundTrip(f *testing.F) {
 	var next reflect.Value // what the tools return; set before each call
 	reg := registry.New()
 	for i, c := range cases {
-		tool, err := c.define("t"+strconv.Itoa(i), i > 0, &next)
+		tool, err := c.define("t"+strconv.Itoa(i), &next)
 		if err != nil {
 			f.Fatalf("%s: %v", c.typ, err)
 		}

@@ -130,6 +130,6 @@ func collapseError(name string) *Error {
 // transport is installed. It names the calling scope's own presentation.
 func missingRuntimeError(p Presentation) *Error {
 	return &Error{Name: "CodeRuntimeError", Message: fmt.Sprintf(
-		"tool %q: mode %q requires a code runtime: install one with codemode.Install, or present the scope as native",
+		"tool %q: mode %q requires a code runtime: install one with codemode.New, or present the scope as native",
 		ReservedName, p)}
 }

@@ -63,7 +63,7 @@ func TestDefaultPresentationIsNativeAndHidesTheTransport(t *testing.T) {
 		t.Fatal("Get finds the transport in a native scope")
 	}
 	res := reg.Execute(context.Background(), presCall(registry.ReservedName, agent))
-	if !res.IsError || res.Err.Message != `unknown tool "run_code"` || !errors.Is(res.Err, registry.CodeUnknownTool) {
+	if !res.IsError || res.Err.Message != `unknown tool "run_code": the scope presents its tools as native, which offers no run_code; present it as code or both (Registry.SetDefaultPresentation, Scope.PresentAs)` || !errors.Is(res.Err, registry.CodeUnknownTool) {
 		t.Fatalf("run_code in a native scope: %+v", res.Err)
 	}
 	if res := reg.Execute(context.Background(), presCall("read", agent)); res.IsError {
@@ -384,5 +384,20 @@ func TestTransportCallWithoutARuntimeNamesTheScopesMode(t *testing.T) {
 	res = reg.Execute(context.Background(), presCall(registry.ReservedName, nil))
 	if !res.IsError || !strings.Contains(res.Err.Message, `mode "code" requires a code runtime`) {
 		t.Fatalf("global view: %+v", res.Err)
+	}
+}
+
+// run_code in a registry without Code Mode names the fix, codemode.New, which the registry
+// cannot import.
+func TestUnknownRunCodeNamesTheFix(t *testing.T) {
+	reg := newRegistry(t, presTool("read"))
+	res := reg.Execute(context.Background(), presCall(registry.ReservedName, nil))
+	want := `unknown tool "run_code": Code Mode is not installed in this registry; install it with codemode.New`
+	if !res.IsError || res.Err.Message != want || !errors.Is(res.Err, registry.CodeUnknownTool) {
+		t.Fatalf("got %+v, want %q", res.Err, want)
+	}
+	// Other unknown names keep the plain message.
+	if res := reg.Execute(context.Background(), presCall("nope", nil)); res.Err == nil || res.Err.Message != `unknown tool "nope"` {
+		t.Fatalf("got %+v", res.Err)
 	}
 }

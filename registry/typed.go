@@ -32,11 +32,6 @@ type TypedTool[In, Out any] struct {
 	ConcurrencySafe func(in In) bool
 	// Timeout, when positive, bounds one call (see Tool.Timeout).
 	Timeout time.Duration
-	// NilAsEmpty declares every slice and map in Out never null, Out itself included: the
-	// output schema leaves null out (the SDK says string[], not string[] | null) and a nil
-	// slice or map is returned as [] or {} (a nil []byte as ""). Pointers stay nullable. To
-	// declare single fields non-null, tag them runcode:"nonnull" (see InferSchema).
-	NilAsEmpty bool
 	// PresentCall describes a pending call for a UI (optional; see Tool.PresentCall). It is not
 	// called for arguments that do not decode.
 	PresentCall func(in In) *CallView
@@ -49,14 +44,19 @@ type TypedTool[In, Out any] struct {
 //
 // In must be a struct or a pointer to one (that does not marshal itself): Parameters is the
 // object schema InferSchema infers for the struct, except that a slice or map field must be
-// sent as an array or object (null, which would decode to nil, is refused) and a field promoted
-// through an embedded pointer to an unexported struct, which encoding/json cannot decode, is an
-// error. Output.Schema is InferSchema of Out, so a value that violates it (an enum tag, say)
-// fails with INVALID_TOOL_OUTPUT. What the schema promises about null holds at run time: a nil
-// slice or map in a field tagged runcode:"nonnull" (and, with NilAsEmpty, every nil slice and
-// map) is returned as [] or {} (a nil []byte as ""); a nil pointer in a field tagged
+// sent as an array or object (null, which would decode to nil, is refused; unless the field is
+// tagged runcode:"nullable") and a field promoted through an embedded pointer to an unexported
+// struct, which encoding/json cannot decode, is an error.
+//
+// Output.Schema is InferSchema of Out, except that slices and maps are not null: as Go code
+// treats a nil slice like an empty one, a nil slice or map anywhere in Out (Out itself
+// included) is returned as [] or {} (a nil []byte as ""), and the schema leaves null out of
+// their types, so the SDK says string[], not string[] | null. Pointers stay nullable. A slice
+// or map field that must be able to say null (nil meaning "unknown", say) is tagged
+// runcode:"nullable": its nil is null and its type admits it; a nil pointer in a field tagged
 // runcode:"nonnull" has no empty value and fails the call with INVALID_TOOL_OUTPUT naming its
-// path.
+// path (see InferSchema for both tags). A value that violates the schema (an enum tag, say)
+// fails with INVALID_TOOL_OUTPUT.
 //
 // The Tool's Execute decodes the arguments, which the registry has already validated against
 // Parameters, into In with encoding/json; a decoding failure (see InferSchema's gaps) is an
@@ -91,15 +91,11 @@ func Define[In, Out any](t TypedTool[In, Out]) (Tool, error) {
 	if params.Lookup("type").AsString() != "object" {
 		return invalid("the input type %s must decode from a JSON object, but it implements its own JSON or text decoding", inType)
 	}
-	outMode := encodeMode
-	if t.NilAsEmpty {
-		outMode = nilAsEmptyMode
-	}
-	outSchema, err := inferSchema(reflect.TypeFor[Out](), outMode)
+	outSchema, err := inferSchema(reflect.TypeFor[Out](), nilAsEmptyMode)
 	if err != nil {
 		return invalid("output: %v", err)
 	}
-	filler := newEmptyFiller(reflect.TypeFor[Out](), t.NilAsEmpty)
+	filler := newEmptyFiller(reflect.TypeFor[Out](), true)
 	name, body := t.Name, t.Execute
 	tool := Tool{
 		Name:        t.Name,

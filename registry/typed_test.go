@@ -79,7 +79,7 @@ func TestDefineInfersParametersAndOutput(t *testing.T) {
 		t.Errorf("parameters:\n got %s\nwant %s", got, wantParams)
 	}
 	wantOutput := `{"type":"object","properties":{` +
-		`"hits":{"type":["array","null"],"items":{"type":"object","properties":{"title":{"type":"string"},"score":{"type":"number","minimum":0,"maximum":1},"kind":{"type":"string","enum":["doc","code"]}},"required":["title","score","kind"],"additionalProperties":false}},` +
+		`"hits":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"score":{"type":"number","minimum":0,"maximum":1},"kind":{"type":"string","enum":["doc","code"]}},"required":["title","score","kind"],"additionalProperties":false}},` +
 		`"total":{"type":"integer"}},"required":["hits","total"],"additionalProperties":false}`
 	if got := tool.Output.Schema.String(); got != wantOutput {
 		t.Errorf("output:\n got %s\nwant %s", got, wantOutput)
@@ -133,10 +133,10 @@ func TestTypedToolExecution(t *testing.T) {
 			wantCalls: 1,
 		},
 		{
-			name:      "nil slice output is null",
+			name:      "nil slice output is []",
 			args:      `{"query":"go"}`,
 			body:      func(SearchArgs) (SearchOut, error) { return SearchOut{}, nil },
-			wantText:  "{\n  \"hits\": null,\n  \"total\": 0\n}",
+			wantText:  "{\n  \"hits\": [],\n  \"total\": 0\n}",
 			wantCalls: 1,
 		},
 		{

@@ -7,7 +7,6 @@ import (
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/replay"
@@ -41,10 +40,7 @@ func Example() {
 	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		panic(err)
 	}
-	res := reg.Execute(context.Background(), registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(`const t = await tools.weather({ city: "Oslo" }); return t < 0 ? "freezing" : "fine"`)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("Check the weather")},
-	)})
+	res := reg.Execute(context.Background(), codemode.Call("run-1", `const t = await tools.weather({ city: "Oslo" }); return t < 0 ? "freezing" : "fine"`, "Check the weather"))
 	fmt.Println(registry.TextOf(res.Content))
 	fmt.Println("complete:", rp.Check() == nil)
 	// Output:

@@ -84,10 +84,7 @@ func install(t *testing.T, opts codemode.Options, tools ...registry.Tool) *regis
 }
 
 func runProgram(reg *registry.Registry, code string) registry.Result {
-	return reg.Execute(context.Background(), registry.Call{CallID: "run-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("Test a replay")},
-	)})
+	return reg.Execute(context.Background(), codemode.Call("run-1", code, "Test a replay"))
 }
 
 // events records dispatch events.

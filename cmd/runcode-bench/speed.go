@@ -91,10 +91,7 @@ func codeModeRegistry(rt jsruntime.Runtime, tools []registry.Tool) (*registry.Re
 
 // runCode executes one run_code call.
 func runCode(ctx context.Context, reg *registry.Registry, id, code string) registry.Result {
-	return reg.Execute(ctx, registry.Call{CallID: id, Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(code)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("Benchmark")},
-	)})
+	return reg.Execute(ctx, codemode.Call(id, code, "Benchmark"))
 }
 
 // speed is the default mode: the three programs on every substrate, one table.

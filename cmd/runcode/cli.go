@@ -289,14 +289,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	description := "Run " + filepath.Base(positional[0])
 	runStart := time.Now()
 	trace.event(bridge.Event{Type: bridge.EventRunStart, RootCallID: "run-1", Program: program, Description: description, Time: runStart})
-	res, ended := c.execute(opened.reg, lim.timeout, lim.modelBudget(), registry.Call{
-		CallID: "run-1",
-		Name:   registry.ReservedName,
-		Arguments: jsonv.ObjectValue(
-			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue(description)},
-		),
-	})
+	res, ended := c.execute(opened.reg, lim.timeout, lim.modelBudget(), codemode.Call("run-1", program, description))
 	outcome, ok := canonicalJSON(res)
 	if !ok {
 		outcome = codemode.FailureOutcome("internal", res.Err.Message, nil)

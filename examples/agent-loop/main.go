@@ -127,11 +127,9 @@ func run(w io.Writer) error {
 	fmt.Fprintln(w, registry.TextOf(res.Content))
 
 	fmt.Fprintln(w, "== coder's model calls run_code")
-	res = reg.Execute(ctx, registry.Call{CallID: "coder-2", Name: registry.ReservedName, Scope: coder,
-		Arguments: jsonv.ObjectValue(
-			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue("Report three temperatures")},
-		)})
+	call := codemode.Call("coder-2", program, "Report three temperatures")
+	call.Scope = coder
+	res = reg.Execute(ctx, call)
 	fmt.Fprintln(w, registry.TextOf(res.Content))
 
 	fmt.Fprintln(w, "== planner's model calls get_temperature directly")

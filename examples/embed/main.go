@@ -1,7 +1,6 @@
-// Command embed shows runcode embedded in a Go program: two tools defined in Go (one with
-// explicit JSON Schemas, one typed with Go structs), the run_code tool installed beside them and
-// presented as code (the prompt and tool list a model would be sent), and one TypeScript program
-// that calls both, run through the same registry call an agent's model would make.
+// Command embed runs Code Mode embedded in a Go program: two tools typed with Go structs,
+// run_code installed beside them by codemode.New, and one TypeScript program that calls both,
+// run through the registry as a model's run_code call would be.
 //
 //	go run ./examples/embed
 package main
@@ -9,127 +8,53 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log"
-	"os"
-	"strings"
 
 	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// inventory is the data behind the two tools.
-var inventory = map[string]struct {
-	Stock int
-	Price float64
-}{
-	"apple": {Stock: 12, Price: 0.5}, "pear": {Stock: 0, Price: 0.75}, "plum": {Stock: 40, Price: 0.2},
-}
-
-// productQuery is get_product's input; its JSON Schema is inferred from the fields and tags.
-type productQuery struct {
+type Query struct {
 	Name string `json:"name" description:"Product name."`
 }
 
-// product is get_product's result.
-type product struct {
-	Name  string  `json:"name"`
-	Stock int     `json:"stock" minimum:"0"`
-	Price float64 `json:"price"`
+type Product struct {
+	Stock int      `json:"stock"`
+	Tags  []string `json:"tags"` // a nil slice crosses as [] (declared string[], not string[] | null)
 }
 
-func tools() []registry.Tool {
-	return []registry.Tool{
-		{
-			Name:        "list_products",
-			Description: "List the names of all products.",
-			Output:      registry.OutputOf(jsonv.MustParse(`{"type":"array","items":{"type":"string"}}`)),
-			Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
-				names := []jsonv.Value{}
-				for _, n := range []string{"apple", "pear", "plum"} {
-					names = append(names, jsonv.StringValue(n))
-				}
-				return jsonv.ArrayValue(names...), nil
-			},
-			ConcurrencySafe: func(jsonv.Value) bool { return true },
-		},
-		registry.MustDefine(registry.TypedTool[productQuery, product]{
-			Name:        "get_product",
-			Description: "Get one product's stock and unit price.",
-			Execute: func(ctx context.Context, inv *registry.Invocation, q productQuery) (product, error) {
-				p, ok := inventory[strings.ToLower(q.Name)]
-				if !ok {
-					return product{}, fmt.Errorf("no product named %q", q.Name)
-				}
-				return product{Name: q.Name, Stock: p.Stock, Price: p.Price}, nil
-			},
-			ConcurrencySafe: func(productQuery) bool { return true },
-		}),
+var products = map[string]Product{"apple": {Stock: 12, Tags: []string{"fruit"}}, "pear": {}}
+
+func getProduct(_ context.Context, _ *registry.Invocation, q Query) (Product, error) {
+	if p, ok := products[q.Name]; ok {
+		return p, nil
 	}
+	return Product{}, fmt.Errorf("no product named %q", q.Name)
 }
 
-const program = `
-interface Product { name: string; stock: number; price: number }
-const names = await tools.list_products({});
-const products: Product[] = await Promise.all(names.map((name) => tools.get_product({ name })));
-const out = products.filter((p) => p.stock === 0).map((p) => p.name);
-try {
-  await tools.get_product({ name: "kiwi" });
-} catch (e) {
-  if (e instanceof ToolCallError) console.log(e.toolName + " failed: " + e.message);
+func listProducts(context.Context, *registry.Invocation, struct{}) ([]string, error) {
+	return []string{"apple", "pear"}, nil
 }
-console.log("out of stock:", out);
-return { stockValue: products.reduce((sum, p) => sum + p.stock * p.price, 0) };
-`
+
+const program = `for (const name of await tools.list_products({})) {
+  const p = await tools.get_product({ name });
+  console.log(name + ": " + p.stock + " in stock, " + p.tags.length + " tags");
+}
+try { await tools.get_product({ name: "kiwi" }); } catch (e) { return e.message; }`
 
 func main() {
-	if err := run(os.Stdout); err != nil {
+	reg := registry.New()
+	reg.Register(registry.MustDefine(registry.TypedTool[Query, Product]{Name: "get_product", Description: "Get one product.", Execute: getProduct}),
+		registry.MustDefine(registry.TypedTool[struct{}, []string]{Name: "list_products", Description: "List the product names.", Execute: listProducts}))
+	cm, err := codemode.New(reg, codemode.Options{}) // installs run_code on an in-process runtime
+	if err != nil {
 		log.Fatal(err)
 	}
-}
-
-func run(w io.Writer) error {
-	reg := registry.New()
-	if _, err := reg.Register(tools()...); err != nil {
-		return err
-	}
-	rt, err := jsruntime.New(jsruntime.Config{})
-	if err != nil {
-		return err
-	}
-	if err := codemode.Install(reg, codemode.Options{Runtime: rt}); err != nil {
-		return err
-	}
-	// Present the tools as code only: the model calls run_code, and programs call the tools.
-	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
-		return err
-	}
-
-	// What the model would read in its system prompt:
-	sections, err := codemode.Sections(reg, nil, codemode.SectionOptions{})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(w, codemode.RenderPrompt(sections))
-	fmt.Fprintln(w)
-
-	// The tools the model is offered:
-	for _, s := range codemode.WireSchemas(reg, nil) {
-		fmt.Fprintln(w, "tool:", s.Name)
-	}
-	fmt.Fprintln(w)
-
-	// What the model's run_code call returns:
-	res := reg.Execute(context.Background(), registry.Call{
-		CallID: "call-1",
-		Name:   registry.ReservedName,
-		Arguments: jsonv.ObjectValue(
-			jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
-			jsonv.Member{Key: "description", Value: jsonv.StringValue("Report stock")},
-		),
-	})
-	fmt.Fprintln(w, res.Content[0].Text)
-	return nil
+	defer cm.Close()
+	reg.SetDefaultPresentation(registry.PresentCode) // the model is offered run_code alone
+	prompt, _ := cm.Prompt(nil)                      // the SDK section of its system prompt
+	// A failed program is out.Failure; Run's error says the call ran no program (a hook denied
+	// it, say), and out.Text, what the model reads, says so too.
+	out, _ := cm.Run(context.Background(), codemode.Program{Code: program, Description: "Report stock"})
+	fmt.Printf("%s\n\n%s\n", prompt, out.Text)
 }

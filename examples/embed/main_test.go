@@ -1,24 +1,89 @@
 package main
 
 import (
+	"io"
+	"os"
 	"strings"
 	"testing"
 )
 
+// The program calls both typed tools; a nil slice crossed as [] (p.tags.length works), and the
+// prompt declares it string[], not string[] | null.
 func TestEmbeddedRunCallsBothGoTools(t *testing.T) {
-	var out strings.Builder
-	if err := run(&out); err != nil {
+	r, w, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := "get_product failed: no product named \"kiwi\"\nout of stock: [ 'pear' ]\n{\n  \"stockValue\": 14\n}\n"
-	if !strings.HasSuffix(out.String(), want) {
-		t.Fatalf("output ends:\n%s\nwant:\n%s", out.String()[max(0, out.Len()-200):], want)
+	stdout := os.Stdout
+	os.Stdout = w
+	main()
+	os.Stdout = stdout
+	w.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "`run_code` is the only tool you can call directly") ||
-		!strings.Contains(out.String(), "\ntool: run_code\n\n") || strings.Contains(out.String(), "tool: get_product") {
-		t.Fatalf("the code presentation is missing from the output:\n%s", out.String())
+	out := string(b)
+	want := "\n\napple: 12 in stock, 1 tags\npear: 0 in stock, 0 tags\nno product named \"kiwi\"\n"
+	if !strings.HasSuffix(out, want) {
+		t.Fatalf("output ends:\n%s\nwant:\n%s", out[max(0, len(out)-200):], want)
 	}
-	if !strings.Contains(out.String(), "  get_product(args: { /** Product name. */ name: string }): Promise<") {
-		t.Fatalf("prompt section lacks the typed get_product arguments:\n%s", out.String())
+	for _, s := range []string{
+		"`run_code` is the only tool you can call directly",
+		"get_product(args: { /** Product name. */ name: string }): Promise<{ stock: number; tags: string[] }>;",
+		"list_products(args?: Record<string, never>): Promise<string[]>;",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the prompt lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// The example stays the short embedding it is meant to be: at most 45 lines of code (neither
+// blank nor comment lines).
+func TestEmbedIsShort(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(string(src), "\n") {
+		if l := strings.TrimSpace(line); l != "" && !strings.HasPrefix(l, "//") {
+			n++
+		}
+	}
+	if n > 45 {
+		t.Errorf("examples/embed/main.go has %d lines of code, more than 45", n)
+	}
+}
+
+// The README's "Embedding from Go" sample is this example's setup, line for line.
+func TestReadmeShowsThisSetup(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Embedding from Go\n")
+	if !ok {
+		t.Fatal(`README.md has no section "Embedding from Go"`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	code := func(line string) string {
+		line, _, _ = strings.Cut(line, "//")
+		return strings.TrimSpace(line)
+	}
+	sample := map[string]bool{}
+	for _, l := range strings.Split(section, "\n") {
+		sample[code(l)] = true
+	}
+	_, body, _ := strings.Cut(string(src), "func main() {\n")
+	for _, l := range strings.Split(body, "\n") {
+		if l := code(l); l != "" && !sample[l] {
+			t.Errorf("the README's embedding sample lacks %q", l)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/toolsets/workspace"
@@ -47,10 +46,7 @@ for (const maxMatches of [1e9, 10000, 1000]) {
   } catch (e) { out.push(e.name + ": " + e.message); }
 }
 return out;`
-	res := reg.Execute(context.Background(), registry.Call{CallID: "call-1", Name: registry.ReservedName, Arguments: jsonv.ObjectValue(
-		jsonv.Member{Key: "code", Value: jsonv.StringValue(program)},
-		jsonv.Member{Key: "description", Value: jsonv.StringValue("grep empty lines")},
-	)})
+	res := reg.Execute(context.Background(), codemode.Call("call-1", program, "grep empty lines"))
 	if res.IsError {
 		t.Fatalf("run: %v", res.Err)
 	}
