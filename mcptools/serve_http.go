@@ -118,7 +118,8 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		if r.Method == http.MethodPost {
 			h.posts.add()
 			defer h.posts.done()
-			if refuseInexactID(w, r, maxBody) {
+			var handled bool
+			if r, handled = readPOST(w, r, maxBody); handled {
 				return
 			}
 		}
@@ -350,33 +351,78 @@ func (a *sessionActivity) evict(live []*mcp.ServerSession) *mcp.ServerSession {
 	return idle
 }
 
-// refuseInexactID answers a POST whose message has a number id the SDK would answer under
-// another id (see LineTransport) with 400 and a -32600 error under the id as sent, and reports
-// whether it did. Otherwise the body is left for the SDK as it was: a body over maxBody, or one
-// that is not a JSON-RPC message, is the SDK's to refuse.
-func refuseInexactID(w http.ResponseWriter, r *http.Request, maxBody int64) bool {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || int64(len(body)) > maxBody {
-		return false
+// readPOST reads the message of a POST (up to maxBody bytes: a larger one gets 413 at once)
+// and answers it when the SDK would answer it wrongly: a number id the SDK would answer under
+// another id (see LineTransport) gets 400 and a -32600 error under the id as sent. Otherwise it
+// returns the request for the SDK, its body the message read (run_code's arguments moved out of
+// it into a header only the handler reads: see splitArguments), and handled false.
+func readPOST(w http.ResponseWriter, r *http.Request, maxBody int64) (_ *http.Request, handled bool) {
+	r.Header.Del(movedArgumentsHeader) // cannot come from a client; never trust one that did
+	if r.ContentLength > maxBody {
+		tooLarge(w, maxBody)
+		return r, true
 	}
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return false
-	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
+	body, err := readBody(http.MaxBytesReader(w, r.Body, maxBody), r.ContentLength)
 	if err != nil {
-		return false
+		if errors.As(err, new(*http.MaxBytesError)) {
+			tooLarge(w, maxBody)
+		} else {
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+		}
+		return r, true
 	}
-	reply := inexactIDReply(msg, trimmed)
-	if reply == nil {
-		return false
+	toSDK := bytes.TrimLeft(body, " \t\r\n")
+	rest, args, moved := splitArguments(toSDK)
+	if moved {
+		toSDK = rest
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	w.Write(reply)
-	return true
+	if len(toSDK) > 0 && toSDK[0] == '{' {
+		if msg, err := jsonrpc.DecodeMessage(toSDK); err == nil {
+			if reply := inexactIDReply(msg, toSDK); reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(reply)
+				return r, true
+			}
+		}
+	}
+	r = r.WithContext(r.Context())
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(toSDK)), int64(len(toSDK))
+	if moved {
+		r.Header = r.Header.Clone()
+		r.Header[movedArgumentsHeader] = withMovedArguments(nil, args).Header[movedArgumentsHeader]
+	}
+	return r, false
+}
+
+// tooLarge answers a body over maxBody as the SDK does, and ends the connection (the rest of
+// the body is not read).
+func tooLarge(w http.ResponseWriter, maxBody int64) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, fmt.Sprintf("request body exceeds %d bytes", maxBody), http.StatusRequestEntityTooLarge)
+}
+
+// readBody reads r to its end into one slice allocated once when size (the Content-Length,
+// -1 when unknown) is known; otherwise in chunks joined at the end, so that the message costs
+// at most twice its size (io.ReadAll's growth allocates several times the size in all).
+func readBody(r io.Reader, size int64) ([]byte, error) {
+	if size >= 0 {
+		body := make([]byte, size) // net/http ends the body at its Content-Length
+		if _, err := io.ReadFull(r, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
+	var j joiner
+	for {
+		chunk := make([]byte, readChunkBytes)
+		n, err := io.ReadFull(r, chunk)
+		j.chunks, j.n = append(j.chunks, chunk[:n]), j.n+n
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return j.join(), nil
+		case err != nil:
+			return nil, err
+		}
+	}
 }
