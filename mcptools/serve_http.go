@@ -58,7 +58,10 @@ type HTTPOptions struct {
 //     HTTPOptions.Stateless no sessions at all, and a 503 for every request once the server
 //     drains;
 //   - a message whose number id the SDK would answer under another id (-1.5, 1e3, beyond
-//     ±(2^53-1): see LineTransport) gets 400 and a -32600 error under the id as sent.
+//     ±(2^53-1): see LineTransport) gets 400 and a -32600 error under the id as sent;
+//   - a body is read once, up to HTTPOptions.MaxMessageBytes (one whose Content-Length is over
+//     it gets 413 unread), and a run_code call's arguments reach the handler of NewServer's
+//     run_code without passing through the SDK's decoding (see splitArguments).
 //
 // Checks run in that order: cross-origin, token, draining (stateless), cap.
 type HTTPHandler struct {

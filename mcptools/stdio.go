@@ -49,6 +49,9 @@ const readChunkBytes = 64 << 10
 //     null. Only the first MaxMessageBytes bytes are kept; the rest is read and discarded,
 //     followed only far enough to find the id.
 //
+// A run_code call's arguments reach the handler of NewServer's run_code without passing through
+// the SDK's decoding (see splitArguments): serve only NewServer's server with it.
+//
 // Blank lines are skipped. Only the end of Reader (or a failed read or write) ends the
 // connection.
 //
