@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -61,7 +62,9 @@ type HTTPOptions struct {
 //     ±(2^53-1): see LineTransport) gets 400 and a -32600 error under the id as sent;
 //   - a body is read once, up to HTTPOptions.MaxMessageBytes (one whose Content-Length is over
 //     it gets 413 unread), and a run_code call's arguments reach the handler of NewServer's
-//     run_code without passing through the SDK's decoding (see splitArguments).
+//     run_code without passing through the SDK's decoding (see splitArguments);
+//   - with HTTPOptions.Stateless, a request is handled under a context that ends with the POST
+//     that carried it, so a client that abandons its call stops the run (see postContexts).
 //
 // Checks run in that order: cross-origin, token, draining (stateless), cap.
 type HTTPHandler struct {
@@ -74,6 +77,7 @@ type HTTPHandler struct {
 	pending map[*creation]bool // session-creating requests admitted and not finished (guarded by limitMu)
 	posts   idleCounter        // POST requests in flight (each carries a message and, for a call, its answer)
 	active  *sessionActivity   // the sessions' requests, for eviction at the cap (nil: no cap)
+	posted  *postContexts      // Stateless: the contexts of the POSTs in flight (else nil)
 }
 
 // NewHTTPHandler returns the handler of srv; srv must serve only this handler's sessions, as
@@ -97,6 +101,10 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		h.pending = map[*creation]bool{}
 		h.active = &sessionActivity{of: map[*mcp.ServerSession]*activity{}}
 		srv.AddReceivingMiddleware(h.active.middleware)
+	}
+	if opts.Stateless {
+		h.posted = &postContexts{of: map[string]context.Context{}}
+		srv.AddReceivingMiddleware(h.posted.middleware)
 	}
 	if opts.Token != "" {
 		h.auth, h.token = true, sha256.Sum256([]byte(opts.Token))
@@ -124,6 +132,11 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 			var handled bool
 			if r, handled = readPOST(w, r, maxBody); handled {
 				return
+			}
+			if h.posted != nil {
+				var done func()
+				r, done = h.posted.add(r)
+				defer done()
 			}
 		}
 		sdk.ServeHTTP(w, r)
@@ -360,7 +373,6 @@ func (a *sessionActivity) evict(live []*mcp.ServerSession) *mcp.ServerSession {
 // returns the request for the SDK, its body the message read (run_code's arguments moved out of
 // it into a header only the handler reads: see splitArguments), and handled false.
 func readPOST(w http.ResponseWriter, r *http.Request, maxBody int64) (_ *http.Request, handled bool) {
-	r.Header.Del(movedArgumentsHeader) // cannot come from a client; never trust one that did
 	if r.ContentLength > maxBody {
 		tooLarge(w, maxBody)
 		return r, true
@@ -391,11 +403,69 @@ func readPOST(w http.ResponseWriter, r *http.Request, maxBody int64) (_ *http.Re
 	}
 	r = r.WithContext(r.Context())
 	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(toSDK)), int64(len(toSDK))
+	r.Header = r.Header.Clone() // the SDK passes it on to the handlers (RequestExtra.Header)
+	// Neither can come from a client (a space is not allowed in a field name); never trust one
+	// that did.
+	delete(r.Header, movedArgumentsHeader)
+	delete(r.Header, postHeader)
 	if moved {
-		r.Header = r.Header.Clone()
 		r.Header[movedArgumentsHeader] = withMovedArguments(nil, args).Header[movedArgumentsHeader]
 	}
 	return r, false
+}
+
+// postHeader is the RequestExtra.Header entry naming the POST a stateless request came in (a
+// key of postContexts). Like movedArgumentsHeader, no client can send it.
+const postHeader = "Runcode Post"
+
+// postContexts ties the handling of a stateless request to the POST that carries it. Without a
+// session, a client's notifications/cancelled arrives in a POST of its own, which the SDK
+// serves on a new session that does not know the call, and it does not end a request's
+// handler when the client goes away: a cancelled run went on until its timeout, holding its
+// worker. The POST carries the whole call (its answer can go nowhere else), so its end ends the
+// call's context.
+type postContexts struct {
+	mu   sync.Mutex
+	next uint64
+	of   map[string]context.Context // by postHeader value
+}
+
+// add records r's context under a new key, returns r carrying the key, and a func that
+// forgets it (when the POST has been answered).
+func (p *postContexts) add(r *http.Request) (*http.Request, func()) {
+	p.mu.Lock()
+	p.next++
+	key := strconv.FormatUint(p.next, 10)
+	p.of[key] = r.Context()
+	p.mu.Unlock()
+	r.Header[postHeader] = []string{key}
+	return r, func() {
+		p.mu.Lock()
+		delete(p.of, key)
+		p.mu.Unlock()
+	}
+}
+
+// middleware is a receiving middleware: a request that came in a POST is handled under a
+// context that ends when the POST's does.
+func (p *postContexts) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		extra := req.GetExtra()
+		if extra == nil || len(extra.Header[postHeader]) != 1 {
+			return next(ctx, method, req)
+		}
+		p.mu.Lock()
+		post := p.of[extra.Header[postHeader][0]]
+		p.mu.Unlock()
+		if post == nil {
+			return next(ctx, method, req)
+		}
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stop := context.AfterFunc(post, func() { cancel(context.Cause(post)) })
+		defer stop()
+		return next(ctx, method, req)
+	}
 }
 
 // tooLarge answers a body over maxBody as the SDK does, and ends the connection (the rest of
