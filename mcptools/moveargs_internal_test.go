@@ -1,6 +1,12 @@
 package mcptools
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // splitArguments moves out the arguments of a run_code call only, and only when every member
 // that decides it appears once and the arguments are a valid object; the rest of the message
@@ -51,4 +57,47 @@ func TestCheckNumberIDFollowsMembers(t *testing.T) {
 			t.Errorf("%s: got %s %q, want %s %q…", c.msg, id, problem, c.id, c.problem)
 		}
 	}
+}
+
+// What splitArguments moves out is a valid object standing where the {} of the rest stands, and
+// it moves the arguments of every valid run_code call whose deciding members appear once.
+func FuzzSplitArguments(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return 1"}}}`,
+		` { "params" : { "arguments" : { "code" : "}\"{" } , "_meta" : {"a":[1,{"b":"]"}]}, "name" : "run_code" } , "method" : "tools/call" , "id" : "x" } `,
+		`{"\u006dethod":"tools/call","params":{"n\u0061me":"run\u005fcode","\u0061rguments":{"code":"x"}}}`,
+		`{"method":"tools/call","params":{"name":"run_code","arguments":{"code":"x"},"arguments":{}}}`,
+		`{"method":"tools/call","params":{"name":"run_code","arguments":[]}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		rest, args, ok := splitArguments(msg)
+		if ok {
+			if !json.Valid(args) || args[0] != '{' {
+				t.Fatalf("moved %q, not an object", args)
+			}
+			for i := range len(msg) - len(args) + 1 {
+				if bytes.HasPrefix(msg[i:], args) && bytes.Equal(rest, slices.Concat(msg[:i], []byte("{}"), msg[i+len(args):])) {
+					return
+				}
+			}
+			t.Fatalf("rest %q is not %q with its arguments %q replaced by {}", rest, msg, args)
+			return
+		}
+		var m struct {
+			Method string
+			Params struct {
+				Name      string
+				Arguments json.RawMessage
+			}
+		}
+		if !json.Valid(msg) || json.Unmarshal(msg, &m) != nil || m.Method != "tools/call" || m.Params.Name != "run_code" || len(m.Params.Arguments) == 0 || m.Params.Arguments[0] != '{' {
+			return
+		}
+		if strings.Count(string(msg), `"method"`) == 1 && strings.Count(string(msg), `"params"`) == 1 && strings.Count(string(msg), `"name"`) == 1 &&
+			strings.Count(string(msg), `"arguments"`) == 1 && !bytes.Contains(msg, []byte(`\`)) && bytes.Count(msg, []byte(`{`)) == 2 {
+			t.Fatalf("a plain run_code call was not split: %q", msg)
+		}
+	})
 }
