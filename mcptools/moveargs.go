@@ -77,8 +77,13 @@ func withMovedArguments(extra *mcp.RequestExtra, args []byte) *mcp.RequestExtra 
 	if extra.Header == nil {
 		extra.Header = http.Header{}
 	}
-	extra.Header[movedArgumentsHeader] = []string{unsafe.String(unsafe.SliceData(args), len(args))}
+	extra.Header[movedArgumentsHeader] = movedValue(args)
 	return extra
+}
+
+// movedValue is the movedArgumentsHeader entry carrying args, sharing their memory.
+func movedValue(args []byte) []string {
+	return []string{unsafe.String(unsafe.SliceData(args), len(args))}
 }
 
 // movedArguments returns the arguments a transport moved out of the call (read-only: they share

@@ -409,7 +409,7 @@ func readPOST(w http.ResponseWriter, r *http.Request, maxBody int64) (_ *http.Re
 	delete(r.Header, movedArgumentsHeader)
 	delete(r.Header, postHeader)
 	if moved {
-		r.Header[movedArgumentsHeader] = withMovedArguments(nil, args).Header[movedArgumentsHeader]
+		r.Header[movedArgumentsHeader] = movedValue(args)
 	}
 	return r, false
 }
