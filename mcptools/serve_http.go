@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -58,7 +59,12 @@ type HTTPOptions struct {
 //     HTTPOptions.Stateless no sessions at all, and a 503 for every request once the server
 //     drains;
 //   - a message whose number id the SDK would answer under another id (-1.5, 1e3, beyond
-//     ±(2^53-1): see LineTransport) gets 400 and a -32600 error under the id as sent.
+//     ±(2^53-1): see LineTransport) gets 400 and a -32600 error under the id as sent;
+//   - a body is read once, up to HTTPOptions.MaxMessageBytes (one whose Content-Length is over
+//     it gets 413 unread), and a run_code call's arguments reach the handler of NewServer's
+//     run_code without passing through the SDK's decoding (see splitArguments);
+//   - with HTTPOptions.Stateless, a request is handled under a context that ends with the POST
+//     that carried it, so a client that abandons its call stops the run (see postContexts).
 //
 // Checks run in that order: cross-origin, token, draining (stateless), cap.
 type HTTPHandler struct {
@@ -71,6 +77,7 @@ type HTTPHandler struct {
 	pending map[*creation]bool // session-creating requests admitted and not finished (guarded by limitMu)
 	posts   idleCounter        // POST requests in flight (each carries a message and, for a call, its answer)
 	active  *sessionActivity   // the sessions' requests, for eviction at the cap (nil: no cap)
+	posted  *postContexts      // Stateless: the contexts of the POSTs in flight (else nil)
 }
 
 // NewHTTPHandler returns the handler of srv; srv must serve only this handler's sessions, as
@@ -95,6 +102,10 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		h.active = &sessionActivity{of: map[*mcp.ServerSession]*activity{}}
 		srv.AddReceivingMiddleware(h.active.middleware)
 	}
+	if opts.Stateless {
+		h.posted = &postContexts{of: map[string]context.Context{}}
+		srv.AddReceivingMiddleware(h.posted.middleware)
+	}
 	if opts.Token != "" {
 		h.auth, h.token = true, sha256.Sum256([]byte(opts.Token))
 	}
@@ -118,8 +129,14 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 		if r.Method == http.MethodPost {
 			h.posts.add()
 			defer h.posts.done()
-			if refuseInexactID(w, r, maxBody) {
+			var handled bool
+			if r, handled = readPOST(w, r, maxBody); handled {
 				return
+			}
+			if h.posted != nil {
+				var done func()
+				r, done = h.posted.add(r)
+				defer done()
 			}
 		}
 		sdk.ServeHTTP(w, r)
@@ -350,33 +367,135 @@ func (a *sessionActivity) evict(live []*mcp.ServerSession) *mcp.ServerSession {
 	return idle
 }
 
-// refuseInexactID answers a POST whose message has a number id the SDK would answer under
-// another id (see LineTransport) with 400 and a -32600 error under the id as sent, and reports
-// whether it did. Otherwise the body is left for the SDK as it was: a body over maxBody, or one
-// that is not a JSON-RPC message, is the SDK's to refuse.
-func refuseInexactID(w http.ResponseWriter, r *http.Request, maxBody int64) bool {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || int64(len(body)) > maxBody {
-		return false
+// readPOST reads the message of a POST (up to maxBody bytes: a larger one gets 413 at once)
+// and answers it when the SDK would answer it wrongly: a number id the SDK would answer under
+// another id (see LineTransport) gets 400 and a -32600 error under the id as sent. Otherwise it
+// returns the request for the SDK, its body the message read (run_code's arguments moved out of
+// it into a header only the handler reads: see splitArguments), and handled false.
+func readPOST(w http.ResponseWriter, r *http.Request, maxBody int64) (_ *http.Request, handled bool) {
+	if r.ContentLength > maxBody {
+		tooLarge(w, maxBody)
+		return r, true
 	}
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return false
-	}
-	msg, err := jsonrpc.DecodeMessage(trimmed)
+	body, err := readBody(http.MaxBytesReader(w, r.Body, maxBody), r.ContentLength)
 	if err != nil {
-		return false
+		if errors.As(err, new(*http.MaxBytesError)) {
+			tooLarge(w, maxBody)
+		} else {
+			http.Error(w, "failed to read body", http.StatusBadRequest)
+		}
+		return r, true
 	}
-	reply := inexactIDReply(msg, trimmed)
-	if reply == nil {
-		return false
+	toSDK := bytes.TrimLeft(body, " \t\r\n")
+	rest, args, moved := splitArguments(toSDK)
+	if moved {
+		toSDK = rest
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusBadRequest)
-	w.Write(reply)
-	return true
+	if len(toSDK) > 0 && toSDK[0] == '{' {
+		if msg, err := jsonrpc.DecodeMessage(toSDK); err == nil {
+			if reply := inexactIDReply(msg, toSDK); reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(reply)
+				return r, true
+			}
+		}
+	}
+	r = r.WithContext(r.Context())
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(toSDK)), int64(len(toSDK))
+	r.Header = r.Header.Clone() // the SDK passes it on to the handlers (RequestExtra.Header)
+	// Neither can come from a client (a space is not allowed in a field name); never trust one
+	// that did.
+	delete(r.Header, movedArgumentsHeader)
+	delete(r.Header, postHeader)
+	if moved {
+		r.Header[movedArgumentsHeader] = movedValue(args)
+	}
+	return r, false
+}
+
+// postHeader is the RequestExtra.Header entry naming the POST a stateless request came in (a
+// key of postContexts). Like movedArgumentsHeader, no client can send it.
+const postHeader = "Runcode Post"
+
+// postContexts ties the handling of a stateless request to the POST that carries it. Without a
+// session, a client's notifications/cancelled arrives in a POST of its own, which the SDK
+// serves on a new session that does not know the call, and it does not end a request's
+// handler when the client goes away: a cancelled run went on until its timeout, holding its
+// worker. The POST carries the whole call (its answer can go nowhere else), so its end ends the
+// call's context.
+type postContexts struct {
+	mu   sync.Mutex
+	next uint64
+	of   map[string]context.Context // by postHeader value
+}
+
+// add records r's context under a new key, returns r carrying the key, and a func that
+// forgets it (when the POST has been answered).
+func (p *postContexts) add(r *http.Request) (*http.Request, func()) {
+	p.mu.Lock()
+	p.next++
+	key := strconv.FormatUint(p.next, 10)
+	p.of[key] = r.Context()
+	p.mu.Unlock()
+	r.Header[postHeader] = []string{key}
+	return r, func() {
+		p.mu.Lock()
+		delete(p.of, key)
+		p.mu.Unlock()
+	}
+}
+
+// middleware is a receiving middleware: a request that came in a POST is handled under a
+// context that ends when the POST's does.
+func (p *postContexts) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		extra := req.GetExtra()
+		if extra == nil || len(extra.Header[postHeader]) != 1 {
+			return next(ctx, method, req)
+		}
+		p.mu.Lock()
+		post := p.of[extra.Header[postHeader][0]]
+		p.mu.Unlock()
+		if post == nil {
+			return next(ctx, method, req)
+		}
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		stop := context.AfterFunc(post, func() { cancel(context.Cause(post)) })
+		defer stop()
+		return next(ctx, method, req)
+	}
+}
+
+// tooLarge answers a body over maxBody as the SDK does, and ends the connection (the rest of
+// the body is not read).
+func tooLarge(w http.ResponseWriter, maxBody int64) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, fmt.Sprintf("request body exceeds %d bytes", maxBody), http.StatusRequestEntityTooLarge)
+}
+
+// readBody reads r to its end into one slice allocated once when size (the Content-Length,
+// -1 when unknown) is known; otherwise in chunks joined at the end, so that the message costs
+// at most twice its size (io.ReadAll's growth allocates several times the size in all).
+func readBody(r io.Reader, size int64) ([]byte, error) {
+	if size >= 0 {
+		body := make([]byte, size) // net/http ends the body at its Content-Length
+		if _, err := io.ReadFull(r, body); err != nil {
+			return nil, err
+		}
+		return body, nil
+	}
+	var j joiner
+	for {
+		chunk := make([]byte, readChunkBytes)
+		n, err := io.ReadFull(r, chunk)
+		j.chunks, j.n = append(j.chunks, chunk[:n]), j.n+n
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return j.join(), nil
+		case err != nil:
+			return nil, err
+		}
+	}
 }

@@ -223,7 +223,7 @@ func runUntilAborted(t *testing.T, f *srvFixture, gate *mcptools.RunGate, cs *mc
 		srvCallRunCode(context.Background(), cs, `return await tools.wait({ millis: 0 });`)
 	}()
 	t.Cleanup(func() {
-		// (A client's cancellation does not reach the server over HTTP; the gate's abort does.)
+		// (Its client never cancels the call; the gate's abort ends it.)
 		expired, cancel := context.WithCancel(context.Background())
 		cancel()
 		gate.Drain(expired)

@@ -176,7 +176,11 @@ func (h *runHandler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 // run runs one call and fills in rep's arguments, kind, outcome and sub-call count.
 func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *RunReport) *mcp.CallToolResult {
 	args := jsonv.ObjectValue()
-	if raw := req.Params.Arguments; len(raw) > 0 {
+	raw := []byte(req.Params.Arguments)
+	if moved := movedArguments(req.Extra); moved != nil {
+		raw = moved // the transport kept them out of the SDK's copies
+	}
+	if len(raw) > 0 {
 		v, err := jsonv.Parse(raw)
 		if err != nil {
 			return h.refuse(rep, KindInvalidArguments, "invalid arguments: "+err.Error())

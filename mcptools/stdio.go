@@ -49,6 +49,9 @@ const readChunkBytes = 64 << 10
 //     null. Only the first MaxMessageBytes bytes are kept; the rest is read and discarded,
 //     followed only far enough to find the id.
 //
+// A run_code call's arguments reach the handler of NewServer's run_code without passing through
+// the SDK's decoding (see splitArguments): serve only NewServer's server with it.
+//
 // Blank lines are skipped. Only the end of Reader (or a failed read or write) ends the
 // connection.
 //
@@ -259,7 +262,7 @@ func scanMessages(r io.Reader, limit int, deliver func(jsonrpc.Message) bool, re
 		if len(line) == 0 {
 			continue
 		}
-		msg, bad := checkMessage(line)
+		msg, bad := checkRequestLine(line)
 		if bad != nil {
 			if err := reply(bad.reply()); err != nil {
 				return err
@@ -270,6 +273,20 @@ func scanMessages(r io.Reader, limit int, deliver func(jsonrpc.Message) bool, re
 			return nil
 		}
 	}
+}
+
+// checkRequestLine is checkMessage for a line a client sent: a run_code call's arguments are
+// moved out of the message the SDK decodes, into its RequestExtra (see splitArguments).
+func checkRequestLine(line []byte) (jsonrpc.Message, *badLine) {
+	rest, args, moved := splitArguments(line)
+	if !moved {
+		return checkMessage(line)
+	}
+	msg, bad := checkMessage(rest)
+	if req, ok := msg.(*jsonrpc.Request); ok && bad == nil {
+		req.Extra = withMovedArguments(nil, args)
+	}
+	return msg, bad
 }
 
 // lineReader splits a stream into lines of at most limit bytes.
@@ -287,37 +304,73 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 	if l.atEOF {
 		return nil, false, io.EOF
 	}
+	// A line is kept in chunks joined once at its end: appending to one slice would allocate
+	// about five times a long line's size as it grows.
+	var j joiner
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		content := bytes.TrimSuffix(chunk, []byte{'\n'})
 		switch {
 		case tooLong:
 			l.env.feed(content)
-		case len(content) > l.limit-len(line):
-			room := l.limit - len(line)
-			line = append(line, content[:room]...)
+		case len(content) > l.limit-j.n:
+			room := l.limit - j.n
+			j.add(content[:room])
 			tooLong = true
 			l.env = envelope{}
-			l.env.feed(line)
+			for _, c := range j.chunks {
+				l.env.feed(c)
+			}
 			l.env.feed(content[room:])
 		default:
-			line = append(line, content...)
+			j.add(content)
 		}
 		switch {
 		case err == nil:
-			return line, tooLong, nil
+			return j.join(), tooLong, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
 			l.atEOF = true
-			if len(line) == 0 && !tooLong {
+			if j.n == 0 && !tooLong {
 				return nil, false, io.EOF
 			}
-			return line, tooLong, nil
+			return j.join(), tooLong, nil
 		default:
 			return nil, false, err
 		}
 	}
+}
+
+// joiner holds a message read in chunks and joins them once: reading a message of n bytes
+// allocates about 2n in all.
+type joiner struct {
+	chunks [][]byte
+	n      int // bytes held
+}
+
+// add keeps a copy of p.
+func (j *joiner) add(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	j.chunks = append(j.chunks, append([]byte(nil), p...))
+	j.n += len(p)
+}
+
+// join returns the bytes held, as one slice (nil when none).
+func (j *joiner) join() []byte {
+	switch len(j.chunks) {
+	case 0:
+		return nil
+	case 1:
+		return j.chunks[0]
+	}
+	out := make([]byte, 0, j.n)
+	for _, c := range j.chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 // badLine is why a line is not a JSON-RPC message the SDK accepts.
@@ -397,34 +450,25 @@ const maxExactID = 1<<53 - 1
 // fraction or exponent, a magnitude over maxExactID, "-0", or an id given twice. It returns
 // the id to answer under (the one given, as written) with the problem.
 func checkNumberID(object []byte) (json.RawMessage, string) {
-	dec := json.NewDecoder(bytes.NewReader(object))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	// The members are only followed, not copied: a message can be tens of MiB.
+	var id json.RawMessage
+	n := 0
+	if !scanMembers(object, 0, func(key string, start, end int) {
+		if key == "id" {
+			id, n = object[start:end:end], n+1
+		}
+	}) {
 		return nil, "" // cannot happen: the line decoded as a message
 	}
-	var ids []json.RawMessage
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, ""
-		}
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil, ""
-		}
-		if key == "id" {
-			ids = append(ids, value)
-		}
-	}
 	switch {
-	case len(ids) == 0:
+	case n == 0:
 		return nil, ""
-	case len(ids) > 1:
+	case n > 1:
 		return nil, "the id is given twice"
 	}
-	id := ids[0]
 	digits := bytes.TrimPrefix(id, []byte{'-'})
-	n, err := strconv.ParseUint(string(digits), 10, 64)
-	if err != nil || n > maxExactID || string(id) == "-0" {
+	v, err := strconv.ParseUint(string(digits), 10, 64)
+	if err != nil || v > maxExactID || string(id) == "-0" {
 		return id, fmt.Sprintf("id %s cannot be answered exactly as sent: a number id must be an integer without fraction or exponent, from -%d to %d (or use a string id)", id, uint64(maxExactID), uint64(maxExactID))
 	}
 	return nil, ""

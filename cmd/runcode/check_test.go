@@ -509,3 +509,47 @@ func TestTypecheckRefusesHostFiles(t *testing.T) {
 		})
 	}
 }
+
+// One invocation starts each configured MCP server once: check (which lists the tools for the
+// SDK) and run --typecheck (which checks against the SDK, then runs against the same servers)
+// share one start per server, whatever the number of servers, tools or calls.
+func TestConfigServersStartOncePerInvocation(t *testing.T) {
+	needTSC(t)
+	needMCP(t, "mcp-server-memory")
+	dir := fixture(t, map[string]string{
+		"ok.ts":  "const g = await tools.a.read_graph({});\nconst h = await tools.b.read_graph({});\nreturn g.entities.length + h.entities.length;\n",
+		"bad.ts": "const n: string = (await tools.a.read_graph({})).entities.length;\nreturn n;\n",
+	})
+	starts := filepath.Join(dir, "starts")
+	entry := func(name string) string {
+		return `"` + name + `": {"command": "sh", "args": ["-c", "echo started >> \"$STARTS/` + name + `\"; exec mcp-server-memory"], "env": {"STARTS": "` + starts + `", "MEMORY_FILE_PATH": "` + filepath.Join(dir, name+".jsonl") + `"}}`
+	}
+	config := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(config, []byte(`{"mcpServers": {`+entry("a")+`, `+entry("b")+`}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		exit int
+		out  string
+	}{
+		{[]string{"check", "--config", config, filepath.Join(dir, "ok.ts")}, exitOK, ""},
+		{[]string{"check", "--config", config, filepath.Join(dir, "bad.ts")}, exitFailed, "bad.ts:1:7: error TS2322"},
+		{[]string{"run", "--typecheck", "--config", config, filepath.Join(dir, "ok.ts")}, exitOK, "0"},
+	} {
+		os.RemoveAll(starts)
+		if err := os.Mkdir(starts, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := invokeWithin(t, 2*time.Minute, c.args...)
+		if code != c.exit || !strings.Contains(out, c.out) {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", c.args[0], code, out, errOut)
+		}
+		for _, name := range []string{"a", "b"} {
+			data, err := os.ReadFile(filepath.Join(starts, name))
+			if n := strings.Count(string(data), "started"); err != nil || n != 1 {
+				t.Errorf("%s: server %s started %d times (%v), want once", strings.Join(c.args[:2], " "), name, n, err)
+			}
+		}
+	}
+}
