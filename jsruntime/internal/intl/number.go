@@ -97,6 +97,9 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 	if err != nil {
 		return nil, err
 	}
+	if hasUnit && !wellFormedUnit(unit) {
+		return nil, rangeErrorf("Invalid unit argument for Intl.NumberFormat() '%s'", unit)
+	}
 	if nf.unitDisplay, err = getString(o, ctor, "unitDisplay", []string{"short", "narrow", "long"}, "short"); err != nil {
 		return nil, err
 	}
@@ -108,10 +111,9 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 		nf.currency = strings.ToUpper(cur)
 	case "unit":
 		if !hasUnit {
-			return nil, &TypeError{Msg: "Unit is required with unit style."}
+			return nil, &TypeError{Msg: "Invalid unit argument for Intl.NumberFormat() ''"}
 		}
 		nf.unit = unit
-		return nil, rangeErrorf("Intl.NumberFormat: style \"unit\" is not supported by this runtime")
 	}
 	if nf.notation, err = getString(o, ctor, "notation", []string{"standard", "scientific", "engineering", "compact"}, "standard"); err != nil {
 		return nil, err
@@ -299,6 +301,9 @@ func (nf *NumberFormat) ResolvedOptions() []Field {
 	if nf.style == "currency" {
 		f = append(f, Field{"currency", nf.currency}, Field{"currencyDisplay", nf.currencyDisplay}, Field{"currencySign", nf.currencySign})
 	}
+	if nf.style == "unit" {
+		f = append(f, Field{"unit", nf.unit}, Field{"unitDisplay", nf.unitDisplay})
+	}
 	f = append(f, Field{"minimumIntegerDigits", nf.minInt})
 	if nf.morePrecision {
 		f = append(f, Field{"minimumFractionDigits", nf.minFD}, Field{"maximumFractionDigits", nf.maxFD},
@@ -451,6 +456,35 @@ func (nf *NumberFormat) FormatToParts(n Number) []Part {
 			cat = pluralCategory(nf.loc.data.Cardinal, operandsOf(ip, fp))
 		}
 		return nf.currencyName(parts, cat)
+	}
+	if nf.style == "unit" && nf.unit == "percent" && nf.unitDisplay != "long" {
+		// ICU formats the short and narrow percent unit with the locale's percent pattern,
+		// unscaled, its sign a "unit" part.
+		parts := nf.affixed(parsePattern(num.PercentPattern), sign, nf.numberParts(d, parsePattern(num.PercentPattern)), "")
+		for i := range parts {
+			if parts[i].Type == "percentSign" {
+				parts[i].Type = "unit"
+			}
+		}
+		return parts
+	}
+	if nf.style == "unit" {
+		pt := parsePattern(num.DecimalPattern)
+		parts := nf.affixed(pt, sign, nf.numberParts(d, pt), "")
+		cat := "other"
+		if !d.nan && !d.inf {
+			ip, fp := d.intFrac()
+			if fd := nf.fractionLen(d, fp); fd > len(fp) {
+				fp += strings.Repeat("0", fd-len(fp))
+			}
+			cat = pluralCategory(nf.loc.data.Cardinal, operandsOf(ip, fp))
+		}
+		pats := nf.loc.data.unitPatterns(nf.unit, nf.unitDisplay)
+		p, ok := pats[cat]
+		if !ok {
+			p = pats["other"]
+		}
+		return unitParts(p, parts)
 	}
 	var pt pattern
 	switch nf.style {
