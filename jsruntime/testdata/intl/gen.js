@@ -189,6 +189,24 @@ for (const bad of ["{style: 'unit'}", "{style: 'unit', unit: 'furlong'}", "{styl
 add("new Intl.NumberFormat('en-US', {unit: 'meter'}).resolvedOptions()");
 add("new Intl.NumberFormat('en-US', {unit: 'meter'}).format(3)");
 
+// 7. Scientific and engineering notation.
+const sciValues = ["0", "-0", "1", "-1", "9.9996", "999.9999", "0.000123", "-1234.5", "1e21", "5e-324", "NaN", "-Infinity", "999999",
+  "0.00099999", "123456789", "2e6", "12345678901234567890n", "'1e-1000'"];
+const sciOptions = ["{notation: 'scientific'}", "{notation: 'engineering'}", "{notation: 'scientific', maximumFractionDigits: 1}",
+  "{notation: 'engineering', maximumSignificantDigits: 2}", "{notation: 'scientific', minimumFractionDigits: 2}",
+  "{notation: 'scientific', minimumIntegerDigits: 3}", "{notation: 'engineering', signDisplay: 'always'}",
+  "{notation: 'scientific', style: 'percent'}", "{notation: 'engineering', style: 'currency', currency: 'EUR'}",
+  "{notation: 'scientific', style: 'currency', currency: 'USD', currencyDisplay: 'name'}",
+  "{notation: 'engineering', style: 'unit', unit: 'meter', unitDisplay: 'long'}", "{notation: 'scientific', style: 'unit', unit: 'percent'}",
+  "{notation: 'scientific', roundingMode: 'floor'}", "{notation: 'engineering', useGrouping: 'always', minimumIntegerDigits: 5}"];
+for (const l of locales) for (const o of sciOptions) for (const v of sciValues) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, ${o}).format(${v})`);
+}
+for (const l of locales) for (const o of sciOptions) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, ${o}).formatToParts(-0.000123)`);
+}
+for (const l of locales) add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'engineering'}).resolvedOptions()`);
+
 const out = cases.map((expr) => {
   let got;
   try { got = String(JSON.stringify((0, eval)(expr))); } catch (e) { got = "!" + e.name; }
