@@ -207,6 +207,17 @@ for (const l of locales) for (const o of sciOptions) {
 }
 for (const l of locales) add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'engineering'}).resolvedOptions()`);
 
+// 8. Time fields with a zone: the locale's generic-zone formats ("h a, v", "v HH:mm") are used
+// with the requested zone.
+const zoneTimes = ["{hour: 'numeric'}", "{hour: 'numeric', minute: 'numeric'}", "{hour: 'numeric', minute: 'numeric', second: 'numeric'}",
+  "{hour: '2-digit', minute: '2-digit'}", "{weekday: 'short', hour: 'numeric'}", "{month: 'short', day: 'numeric', hour: 'numeric', minute: 'numeric'}"];
+for (const l of locales) for (const o of zoneTimes) for (const tz of ["short", "shortOffset", "longOffset"]) for (const h of ["", ", hour12: true", ", hour12: false"]) {
+  for (const z of ["America/New_York", "UTC"]) {
+    const opts = `{timeZone: ${JSON.stringify(z)}, ${o.slice(1, -1)}, timeZoneName: '${tz}'${h}}`;
+    add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${opts}).format(${dates[0]})`);
+  }
+}
+
 const out = cases.map((expr) => {
   let got;
   try { got = String(JSON.stringify((0, eval)(expr))); } catch (e) { got = "!" + e.name; }
