@@ -548,7 +548,7 @@ func TestProgramRunsInStrictModeWithInjectedParameters(t *testing.T) {
 
 func TestSyntaxGojaRejectsIsAnException(t *testing.T) {
 	g := newRuntime(t, jsruntime.Config{})
-	res := run(t, g, `return /a/v.test("a")`, nil)
+	res := run(t, g, `return /a/uv.test("a")`, nil)
 	if res.Error == nil || res.Error.Kind != jsruntime.KindException {
 		t.Fatalf("got %+v", res)
 	}

@@ -60,11 +60,7 @@ var intlConfig = jsruntime.Config{ComputeBudget: 60 * time.Second, WallCeiling: 
 
 // knownV8Differences are the expressions of expected.json whose output differs from V8's, with
 // why. Each is reported in README's Intl section.
-var knownV8Differences = map[string]string{
-	// ICU pads the hour of ru's "H" pattern to two digits when a zone is appended ("03 GMT+0")
-	// by a path of its pattern generator this runtime does not reproduce: it shows "3 GMT+0".
-	`hour: 'numeric', timeZoneName: 'shortOffset'}).format(`: "ru-RU",
-}
+var knownV8Differences = map[string]string{}
 
 // knownDifference reports whether expr is one of knownV8Differences.
 func knownDifference(expr string) bool {

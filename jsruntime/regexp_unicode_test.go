@@ -1,6 +1,7 @@
 package jsruntime_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -40,8 +41,11 @@ func TestConformanceRegexpPropertyEscapes(t *testing.T) {
 		{name: "script newer than the tables", program: `try { new RegExp("\\p{Script=Garay}", "u") } catch (e) { return e.name + ": " + e.message }`,
 			want: `"SyntaxError: Invalid regular expression: /\\p{Script=Garay}/u: Script=Garay is a Unicode 16.0 script, newer than the Unicode 15.0.0 tables of this runtime"`},
 		{name: "unknown property literal", program: `return /\p{Foo}/u`, want: `exception: SyntaxError: Invalid regular expression: /\p{Foo}/u: Invalid property name at main.ts:1:7`},
-		{name: "v flag", program: `try { new RegExp("[\\p{L}--\\p{Lu}]", "v") } catch (e) { return e.name + ": " + e.message }`,
-			want: `"SyntaxError: Invalid flags supplied to RegExp constructor 'v'"`},
+		{name: "v flag", program: `return ["Héllo Wörld".match(new RegExp("[\\p{L}--\\p{Lu}--[a-z]]", "gv")), "Héllo".match(/[\p{L}&&\p{Lu}]/v)[0]]`,
+			want: `[["é","ö"],"H"]`},
+		{name: "v flag with u", program: `return /a/uv`, want: `exception: SyntaxError: Invalid regular expression flags at main.ts:1:7`},
+		{name: "v flag set operation", program: `try { new RegExp("[a-z&&b]", "v") } catch (e) { return e.name + ": " + e.message }`,
+			want: `"SyntaxError: Invalid regular expression: /[a-z&&b]/v: Invalid set operation in character class"`},
 	})
 }
 
@@ -143,4 +147,60 @@ func sampleBit(hex string, i int) bool {
 		return false
 	}
 	return strings.IndexByte("0123456789abcdef", hex[i/4])&(1<<(i%4)) != 0
+}
+
+// TestRegexpUnicodeSetsMatchNode runs testdata/regexp/vflag_cases.js (the v flag: nested
+// classes, --, &&, \q{…}, the i flag code point by code point, errors, flags and methods) in
+// both isolations and compares every answer with Node 22's, recorded in
+// vflag_cases.node22.json (the probe says how to make it again).
+func TestRegexpUnicodeSetsMatchNode(t *testing.T) {
+	probe, err := os.ReadFile("testdata/regexp/vflag_cases.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/regexp/vflag_cases.node22.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]json.RawMessage
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, iso := range isolations {
+		t.Run(iso.name, func(t *testing.T) {
+			rt := iso.new(t, jsruntime.Config{ComputeBudget: time.Minute, WallCeiling: 2 * time.Minute})
+			defer rt.Close()
+			res, err := rt.Run(context.Background(), jsruntime.Request{Program: string(probe)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error != nil {
+				t.Fatalf("%s: %s", res.Error.Kind, res.Error.Message)
+			}
+			var got map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(res.Value.String()), &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Errorf("%d answers, Node %d", len(got), len(want))
+			}
+			for k, w := range want {
+				if g := compactJSON(t, got[k]); g != compactJSON(t, w) {
+					t.Errorf("%s:\n got  %s\n want %s", k, g, compactJSON(t, w))
+				}
+			}
+		})
+	}
+}
+
+func compactJSON(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	if raw == nil {
+		return "<missing>"
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -71,7 +71,7 @@ func regexpPatternError(what, src, flags string, length int, checkNesting bool) 
 		return fmt.Sprintf(msgRegexpTooExpanded, what, MaxRegexpExpansion)
 	case unicode && propertyRanges(src) > MaxRegexpPropertyRanges:
 		return fmt.Sprintf(msgRegexpTooManyRanges, what, MaxRegexpPropertyRanges)
-	case strings.Contains(flags, "i") && foldedCodePoints(src, unicode) > MaxRegexpFolded:
+	case strings.Contains(flags, "i") && foldedCodePointsOf(src, unicode, strings.Contains(flags, "v")) > MaxRegexpFolded:
 		return fmt.Sprintf(msgRegexpTooFolded, what, MaxRegexpFolded)
 	}
 	return ""
@@ -126,7 +126,12 @@ const (
 // or not), the span of each range in a class, and with the u flag (unicode) the code points of
 // each Unicode property escape, which goja writes out as ranges. It saturates far past
 // MaxRegexpFolded.
-func foldedCodePoints(src string, unicode bool) int {
+func foldedCodePoints(src string, unicode bool) int { return foldedCodePointsOf(src, unicode, false) }
+
+// foldedCodePointsOf is foldedCodePoints, for a pattern of the v flag when sets: its classes
+// nest, and goja writes each complement inside a class ([[^a]], [\p{L}--[^b]]) out as the
+// ranges of the code points it holds, so each counts as '.' does.
+func foldedCodePointsOf(src string, unicode, sets bool) int {
 	const ceiling = 1 << 40
 	total := 0
 	add := func(n int) { total = min(total+n, ceiling) }
@@ -150,7 +155,25 @@ func foldedCodePoints(src string, unicode bool) int {
 			if i < len(src) && src[i] == '^' {
 				i++
 			}
-			for i < len(src) && src[i] != ']' {
+			for depth := 1; i < len(src) && depth > 0; {
+				if sets && src[i] == '[' {
+					depth++
+					i++
+					if i < len(src) && src[i] == '^' {
+						add(dotCodePoints)
+						i++
+					}
+					continue
+				}
+				if src[i] == ']' {
+					depth--
+					i++
+					continue
+				}
+				if sets && strings.HasPrefix(src[i:], "--") {
+					i += 2 // set difference, not a range
+					continue
+				}
 				if end, _, codePoints, ok := propertyEscape(src, i); ok && unicode {
 					add(codePoints)
 					i = end
@@ -170,7 +193,6 @@ func foldedCodePoints(src string, unicode bool) int {
 				}
 				i = next
 			}
-			i++
 		default:
 			i++
 		}

@@ -217,6 +217,25 @@ func TestFoldedCodePoints(t *testing.T) {
 			t.Errorf("foldedCodePoints(%q, %v) = %d, want %d", c.pattern, c.unicode, got, c.want)
 		}
 	}
+	// With the v flag classes nest: a nested class's ranges count, and each complement inside a
+	// class (which goja writes out as ranges) counts as '.'. Without v, '[' in a class is a
+	// character and the first ']' ends it.
+	for _, c := range []struct {
+		pattern string
+		sets    bool
+		want    int
+	}{
+		{`[[a]\u{0}-\u{10ffff}]`, true, 0x110000},
+		{`[[a]\u{0}-\u{10ffff}]`, false, 0},
+		{`[\p{ASCII}--[^a]]`, true, 128 + 0x110000},
+		{`[^a]`, true, 0},
+		{`[[^a][^b]]x[^c]`, true, 2 * 0x110000},
+		{`[\p{ASCII}&&[a-z]]`, true, 128 + 26},
+	} {
+		if got := foldedCodePointsOf(c.pattern, true, c.sets); got != c.want {
+			t.Errorf("foldedCodePointsOf(%q, sets %v) = %d, want %d", c.pattern, c.sets, got, c.want)
+		}
+	}
 }
 
 // TestRegexpPropertyRangesLimit: goja writes each Unicode property escape out as its code point

@@ -187,6 +187,7 @@ func compileRegexpFromValueString(patternStr String, flags string) (*regexpPatte
 
 func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var unicodeSets bool // runcode: the v flag
 	var wrapper *regexpWrapper
 	var wrapper2 *regexp2Wrapper
 
@@ -227,10 +228,17 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 				}
 				sticky = true
 			case 'u':
-				if unicode {
+				if unicode || unicodeSets { // runcode: u and v together are invalid, as in V8
 					invalidFlags()
+					return // runcode: a repeated u was accepted
 				}
 				unicode = true
+			case 'v': // runcode: the v flag (unicodeSets), translated by regexp_vflag.go
+				if unicode || unicodeSets {
+					invalidFlags()
+					return
+				}
+				unicodeSets = true
 			default:
 				invalidFlags()
 				return
@@ -238,9 +246,18 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		}
 	}
 
-	if unicode {
+	if unicode || unicodeSets { // runcode: the v flag matches by code points, as u does
 		source := patternStr
 		patternStr = convertRegexpToUnicode(patternStr)
+		// runcode: a v-mode pattern's classes become u-mode classes (regexp_vflag.go).
+		if unicodeSets {
+			var reason string
+			if patternStr, reason = translateUnicodeSets(patternStr, ignoreCase); reason != "" {
+				err = &regexpPropertyError{pattern: source, flags: regexpFlagsInV8Order(flags), reason: reason}
+				return
+			}
+			unicode = true
+		}
 		// runcode: Unicode property escapes become explicit ranges (regexp_property.go).
 		if patternStr, err = expandPropertyEscapes(patternStr, flags); err != nil {
 			if perr, ok := err.(*regexpPropertyError); ok {
@@ -303,6 +320,7 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		dotAll:         dotAll,
 		sticky:         sticky,
 		unicode:        unicode,
+		unicodeSets:    unicodeSets, // runcode
 	}
 	return
 }
@@ -462,7 +480,9 @@ func (r *Runtime) regexpproto_toString(call FunctionCall) Value {
 		if this.pattern.dotAll {
 			sb.WriteRune('s')
 		}
-		if this.pattern.unicode {
+		if this.pattern.unicodeSets { // runcode: the v flag (which sets unicode too)
+			sb.WriteRune('v')
+		} else if this.pattern.unicode {
 			sb.WriteRune('u')
 		}
 		if this.pattern.sticky {
@@ -599,7 +619,7 @@ func (r *Runtime) regexpproto_getIgnoreCase(call FunctionCall) Value {
 
 func (r *Runtime) regexpproto_getUnicode(call FunctionCall) Value {
 	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
-		if this.pattern.unicode {
+		if this.pattern.unicode && !this.pattern.unicodeSets { // runcode: false for the v flag, as in V8
 			return valueTrue
 		} else {
 			return valueFalse
@@ -608,6 +628,20 @@ func (r *Runtime) regexpproto_getUnicode(call FunctionCall) Value {
 		return _undefined
 	} else {
 		panic(r.NewTypeError("Method RegExp.prototype.unicode getter called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
+	}
+}
+
+// regexpproto_getUnicodeSets is RegExp.prototype.unicodeSets (runcode: the v flag).
+func (r *Runtime) regexpproto_getUnicodeSets(call FunctionCall) Value {
+	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
+		if this.pattern.unicodeSets {
+			return valueTrue
+		}
+		return valueFalse
+	} else if call.This == r.global.RegExpPrototype {
+		return _undefined
+	} else {
+		panic(r.NewTypeError("RegExp.prototype.unicodeSets getter called on non-RegExp object"))
 	}
 }
 
@@ -666,6 +700,13 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 			size++
 		}
 	}
+	unicodeSets := false // runcode: the v flag
+	if v := thisObj.self.getStr("unicodeSets", nil); v != nil {
+		unicodeSets = v.ToBoolean()
+		if unicodeSets {
+			size++
+		}
+	}
 
 	var sb strings.Builder
 	sb.Grow(size)
@@ -683,6 +724,9 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 	}
 	if unicode {
 		sb.WriteByte('u')
+	}
+	if unicodeSets { // runcode
+		sb.WriteByte('v')
 	}
 	if sticky {
 		sb.WriteByte('y')
@@ -734,7 +778,7 @@ func (r *Runtime) regexpproto_stdMatcherGeneric(rxObj *Object, s String) Value {
 	flags := nilSafe(rx.getStr("flags", nil)).String()
 	global := strings.ContainsRune(flags, 'g')
 	if global {
-		a := r.getGlobalRegexpMatches(rxObj, s, strings.ContainsRune(flags, 'u'))
+		a := r.getGlobalRegexpMatches(rxObj, s, strings.ContainsAny(flags, "uv")) // runcode: v matches by code points too
 		if len(a) == 0 {
 			return _null
 		}
@@ -829,7 +873,7 @@ func (r *Runtime) regexpproto_stdMatcherAll(call FunctionCall) Value {
 	matcher.self.setOwnStr("lastIndex", valueInt(toLength(thisObj.self.getStr("lastIndex", nil))), true)
 	flagsStr := flags.String()
 	global := strings.Contains(flagsStr, "g")
-	fullUnicode := strings.Contains(flagsStr, "u")
+	fullUnicode := strings.ContainsAny(flagsStr, "uv") // runcode: v matches by code points too
 	return r.createRegExpStringIterator(matcher, s, global, fullUnicode)
 }
 
@@ -1028,7 +1072,7 @@ func (r *Runtime) regexpproto_stdSplitter(call FunctionCall) Value {
 		splitter = r.toConstructor(c)([]Value{rxObj, flags}, nil)
 		search = r.checkStdRegexp(splitter)
 		if search == nil {
-			return r.regexpproto_stdSplitterGeneric(splitter, s, limitValue, strings.Contains(flagsStr, "u"))
+			return r.regexpproto_stdSplitterGeneric(splitter, s, limitValue, strings.ContainsAny(flagsStr, "uv")) // runcode: and v
 		}
 	}
 
@@ -1111,7 +1155,7 @@ func (r *Runtime) regexpproto_stdReplacerGeneric(rxObj *Object, s, replaceStr St
 	var results []Value
 	flags := nilSafe(rxObj.self.getStr("flags", nil)).String()
 	isGlobal := strings.ContainsRune(flags, 'g')
-	isUnicode := strings.ContainsRune(flags, 'u')
+	isUnicode := strings.ContainsAny(flags, "uv") // runcode: v matches by code points too
 	if isGlobal {
 		results = r.getGlobalRegexpMatches(rxObj, s, isUnicode)
 	} else {
@@ -1381,6 +1425,12 @@ func (r *Runtime) getRegExpPrototype() *Object {
 		o.setOwnStr("sticky", &valueProperty{
 			configurable: true,
 			getterFunc:   r.newNativeFunc(r.regexpproto_getSticky, "get sticky", 0),
+			accessor:     true,
+		}, false)
+		// runcode: the v flag's getter.
+		o.setOwnStr("unicodeSets", &valueProperty{
+			configurable: true,
+			getterFunc:   r.newNativeFunc(r.regexpproto_getUnicodeSets, "get unicodeSets", 0),
 			accessor:     true,
 		}, false)
 		o.setOwnStr("flags", &valueProperty{

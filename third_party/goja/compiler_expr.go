@@ -2,6 +2,7 @@ package goja
 
 import (
 	"math/big"
+	"strings" // runcode
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
@@ -2988,6 +2989,9 @@ func (e *compiledRegexpLiteral) emitGetter(putOnStack bool) {
 	if putOnStack {
 		pattern, err := compileRegexp(e.expr.Pattern, e.expr.Flags)
 		if err != nil {
+			if strings.HasPrefix(err.Error(), "Invalid flags supplied") { // runcode: V8's message for a literal
+				e.c.throwSyntaxError(e.offset, "Invalid regular expression flags")
+			}
 			e.c.throwSyntaxError(e.offset, err.Error())
 		}
 

@@ -63,6 +63,7 @@ type regexpPattern struct {
 	src string
 
 	global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	unicodeSets                                            bool // runcode: the v flag (unicode is set too)
 
 	regexpWrapper  *regexpWrapper
 	regexp2Wrapper *regexp2Wrapper
@@ -196,13 +197,14 @@ func (p *regexpPattern) findAllSubmatchIndex(s String, start int, limit int, sti
 // clone creates a copy of the regexpPattern which can be used concurrently.
 func (p *regexpPattern) clone() *regexpPattern {
 	ret := &regexpPattern{
-		src:        p.src,
-		global:     p.global,
-		ignoreCase: p.ignoreCase,
-		multiline:  p.multiline,
-		dotAll:     p.dotAll,
-		sticky:     p.sticky,
-		unicode:    p.unicode,
+		src:         p.src,
+		global:      p.global,
+		ignoreCase:  p.ignoreCase,
+		multiline:   p.multiline,
+		dotAll:      p.dotAll,
+		sticky:      p.sticky,
+		unicode:     p.unicode,
+		unicodeSets: p.unicodeSets, // runcode: the v flag
 	}
 	if p.regexpWrapper != nil {
 		ret.regexpWrapper = p.regexpWrapper.clone()

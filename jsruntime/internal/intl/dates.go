@@ -532,11 +532,67 @@ func bestTime(cal *calendarData, tm []skelField, matchHour bool) (string, bool) 
 	if n == 1 {
 		return zone, true
 	}
+	if p, ok := genericZoneVariant(cal, tm, matchHour); ok {
+		return p, true
+	}
 	p, ok := bestRaw(cal, tm[:n-1], matchHour)
 	if !ok {
 		return "", false
 	}
+	if n == 2 && tm[0].kind == 'h' {
+		p = widenHourAsGenericZone(cal, p)
+	}
 	return strings.NewReplacer("{0}", p, "{1}", zone).Replace(cal.AppendZone), true
+}
+
+// widenHourAsGenericZone gives a 24-hour hour shown alone with a zone the width of the hour in
+// the locale's "Hv" format, as V8 shows it: ru's hour alone is "H" ("3") but with a zone "03
+// UTC", after its "HH 'ч'. v"; es keeps "H" ("3 UTC"), after "H 'h' v".
+func widenHourAsGenericZone(cal *calendarData, p string) string {
+	hv, ok := cal.Available["Hv"]
+	if !ok {
+		return p
+	}
+	width := 0
+	mapPatternFields(hv, func(c byte, n int) (byte, int) {
+		if c == 'H' {
+			width = n
+		}
+		return c, n
+	})
+	return mapPatternFields(p, func(c byte, n int) (byte, int) {
+		if c == 'H' && n < width {
+			return c, width
+		}
+		return c, n
+	})
+}
+
+// genericZoneVariant is the time pattern ICU's generator picks for time fields with a zone
+// where the locale has an available format of the same fields with the generic zone ("hv",
+// "Hmv"): that format, its zone field the requested one (ru "h a, v" gives "10 PM, GMT-5", zh
+// "v HH:mm" gives "GMT-5 22:04"), rather than the pattern without the zone with the zone
+// appended. Node 22 shows it for 12-hour hours and for hours with minutes; for a 24-hour hour
+// alone it does not use the locale's "Hv" (en "HH'h' v" would give "22h EST" where V8 gives
+// "22 EST"), so that case keeps the appended zone.
+func genericZoneVariant(cal *calendarData, tm []skelField, matchHour bool) (string, bool) {
+	n := len(tm)
+	zone := tm[n-1]
+	hour24Alone := n == 2 && tm[0].kind == 'h' && hourType(tm[0].letter) == 24
+	if hour24Alone {
+		return "", false
+	}
+	req := append(append([]skelField(nil), tm[:n-1]...), skelField{kind: 'z', letter: 'v', n: 1})
+	p, ok := bestRaw(cal, req, matchHour)
+	if !ok {
+		return "", false
+	}
+	return mapPatternFields(p, func(c byte, k int) (byte, int) {
+		if c == 'v' {
+			return zone.letter, zone.n
+		}
+		return c, k
+	}), true
 }
 
 // candidate is a pattern the generator may choose and the skeleton it was registered with.

@@ -1,11 +1,11 @@
 //go:build ignore
 
 // gen reads CLDR 48 JSON (the npm packages cldr-core, cldr-numbers-full, cldr-dates-full,
-// cldr-misc-full at 48.0.0, the CLDR version of Node 22's ICU 78) and writes tables.go with the
+// cldr-misc-full, cldr-units-full at 48.0.0, the CLDR version of Node 22's ICU 78) and writes tables.go with the
 // data of the supported locales. Regenerate with:
 //
 //	mkdir -p /tmp/cldr && cd /tmp/cldr && npm install cldr-core@48.0.0 cldr-numbers-full@48.0.0 \
-//	    cldr-dates-full@48.0.0 cldr-misc-full@48.0.0
+//	    cldr-dates-full@48.0.0 cldr-misc-full@48.0.0 cldr-units-full@48.0.0
 //	cd jsruntime/internal/intl && go generate
 package main
 
@@ -258,6 +258,21 @@ func main() {
 				ld.Relative[unit+style] = rf
 			}
 		}
+		units := get(load("cldr-units-full/main/"+s.dir+"/units.json"), "main", s.dir, "units").(obj)
+		ld.Units, ld.UnitPer = map[string]unitPatterns{}, map[string]string{}
+		for _, width := range []string{"long", "short", "narrow"} {
+			wo := get(units, width).(obj)
+			ld.UnitPer[width] = str(wo, "per", "compoundUnitPattern")
+			for k, v := range wo {
+				// Keys are category-unit ("length-meter", "speed-kilometer-per-hour").
+				_, name, ok := strings.Cut(k, "-")
+				if !ok || !sanctionedOrPer(name) {
+					continue
+				}
+				vo := v.(obj)
+				ld.Units[width+"/"+name] = unitPatterns{Count: counted(vo, "unitPattern"), Per: opt(vo, "perUnitPattern")}
+			}
+		}
 		locales = append(locales, ld)
 	}
 
@@ -312,6 +327,27 @@ func main() {
 	log.Printf("wrote tables.go: %d locales %v, %d bytes", len(locales), keys, len(out))
 }
 
+// sanctionedOrPer: a unit ECMA-402 sanctions, or X-per-Y of two (CLDR has a few, such as
+// kilometer-per-hour, as units of their own).
+func sanctionedOrPer(u string) bool {
+	sanctioned := strings.Fields(`acre bit byte celsius centimeter day degree fahrenheit fluid-ounce foot gallon
+		gigabit gigabyte gram hectare hour inch kilobit kilobyte kilogram kilometer liter megabit megabyte meter
+		microsecond mile mile-scandinavian milliliter millimeter millisecond minute month nanosecond ounce percent
+		petabyte pound second stone terabit terabyte week yard year`)
+	in := func(s string) bool {
+		for _, x := range sanctioned {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	}
+	if x, y, ok := strings.Cut(u, "-per-"); ok {
+		return in(x) && in(y)
+	}
+	return in(u)
+}
+
 // The types below are a copy of types.go's (this program is package main): tables.go, which
 // compiles against types.go, fails to build if they drift apart.
 
@@ -327,6 +363,19 @@ type localeData struct {
 	Lists map[string]listPatterns
 	// Relative are the relative-time fields by unit and style ("day", "day-short", ...).
 	Relative map[string]relativeField
+	// Units are the unit patterns of ECMA-402's sanctioned units and of the X-per-Y units
+	// CLDR has, by width and unit ("long/meter", "short/kilometer-per-hour").
+	Units map[string]unitPatterns
+	// UnitPer is the compound "per" pattern ("{0} per {1}") by width.
+	UnitPer map[string]string
+}
+
+// unitPatterns are one unit's patterns in one width.
+type unitPatterns struct {
+	// Count are the patterns by plural category ("one": "{0} meter").
+	Count map[string]string
+	// Per is the pattern for this unit as a denominator ("{0} per hour"), if CLDR has one.
+	Per string
 }
 
 // numberData are the number symbols and patterns of the latn numbering system.

@@ -54,6 +54,8 @@ func TestFormatsNeverPanic(t *testing.T) {
 		{"style": "currency", "currency": "JPY", "currencyDisplay": "name"}, {"maximumSignificantDigits": 21.0},
 		{"minimumFractionDigits": 100.0}, {"maximumFractionDigits": 0.0, "roundingMode": "expand"},
 		{"roundingMode": "ceil", "maximumSignificantDigits": 1.0}, {"minimumIntegerDigits": 21.0, "useGrouping": "always"},
+		{"style": "unit", "unit": "kilobyte-per-stone", "unitDisplay": "long"}, {"style": "unit", "unit": "percent", "unitDisplay": "narrow"},
+		{"notation": "scientific", "maximumSignificantDigits": 1.0, "roundingMode": "ceil"}, {"notation": "engineering", "style": "percent"},
 	}
 	for _, tag := range SupportedTags() {
 		loc, err := ResolveLocale([]string{tag})

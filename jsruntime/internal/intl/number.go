@@ -1,6 +1,7 @@
 package intl
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -97,6 +98,9 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 	if err != nil {
 		return nil, err
 	}
+	if hasUnit && !wellFormedUnit(unit) {
+		return nil, rangeErrorf("Invalid unit argument for Intl.NumberFormat() '%s'", unit)
+	}
 	if nf.unitDisplay, err = getString(o, ctor, "unitDisplay", []string{"short", "narrow", "long"}, "short"); err != nil {
 		return nil, err
 	}
@@ -108,10 +112,9 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 		nf.currency = strings.ToUpper(cur)
 	case "unit":
 		if !hasUnit {
-			return nil, &TypeError{Msg: "Unit is required with unit style."}
+			return nil, &TypeError{Msg: "Invalid unit argument for Intl.NumberFormat() ''"}
 		}
 		nf.unit = unit
-		return nil, rangeErrorf("Intl.NumberFormat: style \"unit\" is not supported by this runtime")
 	}
 	if nf.notation, err = getString(o, ctor, "notation", []string{"standard", "scientific", "engineering", "compact"}, "standard"); err != nil {
 		return nil, err
@@ -119,8 +122,6 @@ func NewNumberFormat(loc Locale, o Options) (*NumberFormat, error) {
 	switch {
 	case nf.notation == "compact" && nf.style != "decimal":
 		return nil, rangeErrorf("Intl.NumberFormat: notation \"compact\" with style %q is not supported by this runtime (only decimal)", nf.style)
-	case nf.notation != "standard" && nf.notation != "compact":
-		return nil, rangeErrorf("Intl.NumberFormat: notation %q is not supported by this runtime (only standard and compact)", nf.notation)
 	}
 	mnfdDefault, mxfdDefault := 0, 3
 	switch nf.style {
@@ -299,6 +300,9 @@ func (nf *NumberFormat) ResolvedOptions() []Field {
 	if nf.style == "currency" {
 		f = append(f, Field{"currency", nf.currency}, Field{"currencyDisplay", nf.currencyDisplay}, Field{"currencySign", nf.currencySign})
 	}
+	if nf.style == "unit" {
+		f = append(f, Field{"unit", nf.unit}, Field{"unitDisplay", nf.unitDisplay})
+	}
 	f = append(f, Field{"minimumIntegerDigits", nf.minInt})
 	if nf.morePrecision {
 		f = append(f, Field{"minimumFractionDigits", nf.minFD}, Field{"maximumFractionDigits", nf.maxFD},
@@ -405,11 +409,42 @@ func (nf *NumberFormat) FormatToParts(n Number) []Part {
 	if nf.style == "percent" {
 		d.scale(2)
 	}
-	var compact []Part
-	if nf.notation == "compact" {
+	var compact, exponent []Part
+	exp := 0 // the exponent of scientific and engineering notation
+	switch nf.notation {
+	case "compact":
 		d, compact = nf.compactScale(d)
-	} else {
+	case "scientific", "engineering":
+		d, exp = nf.scientificScale(d)
+		if !d.nan && !d.inf {
+			exponent = nf.exponentParts(exp)
+		}
+	default:
 		nf.round(&d)
+	}
+	// digits formats the (scaled, rounded) number with pattern pt, and its exponent.
+	digits := func(pt pattern) []Part { return append(nf.numberParts(d, pt), exponent...) }
+	// category is the plural category of the number as displayed.
+	category := func() string {
+		if d.nan || d.inf {
+			return "other"
+		}
+		ip, fp := d.intFrac()
+		fd := nf.fractionLen(d, fp)
+		if exp != 0 {
+			// As ICU: the operands are the whole value's, with the mantissa's displayed
+			// fraction digits less the exponent, and e the exponent.
+			whole := d
+			whole.scale(exp)
+			ip, fp = whole.intFrac()
+			fd -= exp
+		}
+		if fd > len(fp) {
+			fp += strings.Repeat("0", fd-len(fp))
+		}
+		o := operandsOf(ip, fp)
+		o.e = int64(exp)
+		return pluralCategoryIn(icuCategoryOrder, nf.loc.data.Cardinal, o)
 	}
 	// Sign.
 	negative := d.neg && !d.nan
@@ -437,20 +472,31 @@ func (nf *NumberFormat) FormatToParts(n Number) []Part {
 			sign = -1
 		}
 	}
-	var digits []Part
 	if nf.style == "currency" && nf.currencyDisplay == "name" {
 		pt := parsePattern(num.DecimalPattern)
-		digits = nf.numberParts(d, pt)
-		parts := nf.affixed(pt, sign, digits, "")
-		ip, fp := d.intFrac()
-		if fd := nf.fractionLen(d, fp); fd > len(fp) {
-			fp += strings.Repeat("0", fd-len(fp))
+		return nf.currencyName(nf.affixed(pt, sign, digits(pt), ""), category())
+	}
+	if nf.style == "unit" && nf.unit == "percent" && nf.unitDisplay != "long" {
+		// ICU formats the short and narrow percent unit with the locale's percent pattern,
+		// unscaled, its sign a "unit" part.
+		pt := parsePattern(num.PercentPattern)
+		parts := nf.affixed(pt, sign, digits(pt), "")
+		for i := range parts {
+			if parts[i].Type == "percentSign" {
+				parts[i].Type = "unit"
+			}
 		}
-		cat := "other"
-		if !d.nan && !d.inf {
-			cat = pluralCategory(nf.loc.data.Cardinal, operandsOf(ip, fp))
+		return parts
+	}
+	if nf.style == "unit" {
+		pt := parsePattern(num.DecimalPattern)
+		parts := nf.affixed(pt, sign, digits(pt), "")
+		pats := nf.loc.data.unitPatterns(nf.unit, nf.unitDisplay)
+		p, ok := pats[category()]
+		if !ok {
+			p = pats["other"]
 		}
-		return nf.currencyName(parts, cat)
+		return unitParts(p, parts)
 	}
 	var pt pattern
 	switch nf.style {
@@ -465,11 +511,47 @@ func (nf *NumberFormat) FormatToParts(n Number) []Part {
 	default:
 		pt = parsePattern(num.DecimalPattern)
 	}
-	digits = nf.numberParts(d, pt)
+	number := digits(pt)
 	if compact != nil {
-		digits = compactJoin(compact, digits)
+		number = compactJoin(compact, number)
 	}
-	return nf.affixed(pt, sign, digits, nf.currencySymbol())
+	return nf.affixed(pt, sign, number, nf.currencySymbol())
+}
+
+// scientificScale scales d to its mantissa for scientific notation (one integer digit) or
+// engineering notation (an exponent that is a multiple of 3) and rounds it; a rounding that
+// reaches the next power (9.9996 → 10) moves to the next exponent, as ICU does. It returns
+// the rounded mantissa and the exponent.
+func (nf *NumberFormat) scientificScale(d decimal) (decimal, int) {
+	if d.nan || d.inf || d.isZero() {
+		nf.round(&d)
+		return d, 0
+	}
+	mag := d.exp - 1
+	for {
+		e := mag
+		if nf.notation == "engineering" {
+			e = mag - ((mag%3)+3)%3
+		}
+		r := d
+		r.scale(-e)
+		nf.round(&r)
+		if r.isZero() || r.exp-1+e <= mag {
+			return r, e
+		}
+		mag = r.exp - 1 + e
+	}
+}
+
+// exponentParts are the exponent's parts ("E", "-", "4").
+func (nf *NumberFormat) exponentParts(e int) []Part {
+	num := &nf.loc.data.Num
+	parts := []Part{{Type: "exponentSeparator", Value: num.Exponential}}
+	if e < 0 {
+		parts = append(parts, Part{Type: "exponentMinusSign", Value: num.Minus})
+		e = -e
+	}
+	return append(parts, Part{Type: "exponentInteger", Value: strconv.Itoa(e)})
 }
 
 // currencyName substitutes the formatted number and the currency's name into the locale's

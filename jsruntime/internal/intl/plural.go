@@ -51,9 +51,18 @@ func operandsOf(ip, fp string) operands {
 // pluralCategories is the order categories are tried in; "other" is the fallback.
 var pluralCategories = []string{"zero", "one", "two", "few", "many"}
 
+// icuCategoryOrder is the order ICU tries categories in: its rule tables are sorted by key.
+// Rules overlap only through the e operand (fr's "many: ... or e != 0..5" against "one: i =
+// 0,1"), so the order shows only in scientific notation.
+var icuCategoryOrder = []string{"few", "many", "one", "two", "zero"}
+
 // pluralCategory evaluates rules (category to CLDR rule text) for o.
 func pluralCategory(rules map[string]string, o operands) string {
-	for _, c := range pluralCategories {
+	return pluralCategoryIn(pluralCategories, rules, o)
+}
+
+func pluralCategoryIn(order []string, rules map[string]string, o operands) string {
+	for _, c := range order {
 		if r, ok := rules[c]; ok && r != "" && evalRule(r, o) {
 			return c
 		}

@@ -22,6 +22,19 @@ type localeData struct {
 	Lists map[string]listPatterns
 	// Relative are the relative-time fields by unit and style ("day", "day-short", ...).
 	Relative map[string]relativeField
+	// Units are the unit patterns of ECMA-402's sanctioned units and of the X-per-Y units
+	// CLDR has, by width and unit ("long/meter", "short/kilometer-per-hour").
+	Units map[string]unitPatterns
+	// UnitPer is the compound "per" pattern ("{0} per {1}") by width.
+	UnitPer map[string]string
+}
+
+// unitPatterns are one unit's patterns in one width.
+type unitPatterns struct {
+	// Count are the patterns by plural category ("one": "{0} meter").
+	Count map[string]string
+	// Per is the pattern for this unit as a denominator ("{0} per hour"), if CLDR has one.
+	Per string
 }
 
 // numberData are the number symbols and patterns of the latn numbering system.

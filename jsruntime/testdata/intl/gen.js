@@ -157,6 +157,67 @@ for (const l of locales) {
   add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'compact', signDisplay: 'always'}).format(1234)`);
 }
 
+// 6. Unit style: every sanctioned unit, and X-per-Y with every denominator, in every width.
+const units = ["acre", "bit", "byte", "celsius", "centimeter", "day", "degree", "fahrenheit", "fluid-ounce", "foot", "gallon",
+  "gigabit", "gigabyte", "gram", "hectare", "hour", "inch", "kilobit", "kilobyte", "kilogram", "kilometer", "liter", "megabit",
+  "megabyte", "meter", "microsecond", "mile", "mile-scandinavian", "milliliter", "millimeter", "millisecond", "minute", "month",
+  "nanosecond", "ounce", "percent", "petabyte", "pound", "second", "stone", "terabit", "terabyte", "week", "yard", "year"];
+const widths = ["short", "long", "narrow"];
+for (const l of locales) for (const w of widths) for (const u of units) for (const v of [1, 2, 5, 1.5]) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: '${u}', unitDisplay: '${w}'}).format(${v})`);
+}
+for (const l of locales.slice(0, 10)) for (const w of widths) for (const x of ["kilobyte", "liter"]) for (const y of units) for (const v of l === "ru-RU" ? [1, 2, 5] : [1, 2]) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: '${x}-per-${y}', unitDisplay: '${w}'}).format(${v})`);
+}
+for (const l of locales) for (const w of widths) for (const u of ["meter", "celsius", "percent", "kilometer-per-hour", "mile-per-gallon", "kilobyte-per-second", "byte-per-day", "liter-per-kilometer"]) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: '${u}', unitDisplay: '${w}'}).formatToParts(-1234.5)`);
+}
+for (const l of locales) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: 'megabyte', unitDisplay: 'long'}).resolvedOptions()`);
+  add(`(12).toLocaleString(${JSON.stringify(l)}, {style: 'unit', unit: 'kilogram', unitDisplay: 'long'})`);
+  for (const v of ["0", "-0", "21", "22", "0.5", "1.0", "NaN", "-Infinity", "12345678901234567890n", "'1.50'"]) {
+    add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: 'hour', unitDisplay: 'long'}).format(${v})`);
+  }
+  for (const o of ["{minimumFractionDigits: 2}", "{maximumSignificantDigits: 1}", "{signDisplay: 'always'}", "{signDisplay: 'exceptZero'}", "{useGrouping: false}"]) {
+    add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: 'day', unitDisplay: 'long', ${o.slice(1, -1)}}).format(1)`);
+    add(`new Intl.NumberFormat(${JSON.stringify(l)}, {style: 'unit', unit: 'day', ${o.slice(1, -1)}}).format(1234.5)`);
+  }
+}
+for (const bad of ["{style: 'unit'}", "{style: 'unit', unit: 'furlong'}", "{style: 'unit', unit: 'Meter'}", "{unit: 'furlong'}",
+  "{style: 'unit', unit: 'meter-per-meter-per-second'}", "{style: 'unit', unit: 'meter', unitDisplay: 'tiny'}", "{style: 'unit', unit: ''}",
+  "{style: 'unit', unit: 'kilometer-per'}", "{style: 'unit', unit: '-per-hour'}"]) add(`new Intl.NumberFormat('en-US', ${bad})`);
+add("new Intl.NumberFormat('en-US', {unit: 'meter'}).resolvedOptions()");
+add("new Intl.NumberFormat('en-US', {unit: 'meter'}).format(3)");
+
+// 7. Scientific and engineering notation.
+const sciValues = ["0", "-0", "1", "-1", "9.9996", "999.9999", "0.000123", "-1234.5", "1e21", "5e-324", "NaN", "-Infinity", "999999",
+  "0.00099999", "123456789", "2e6", "12345678901234567890n", "'1e-1000'"];
+const sciOptions = ["{notation: 'scientific'}", "{notation: 'engineering'}", "{notation: 'scientific', maximumFractionDigits: 1}",
+  "{notation: 'engineering', maximumSignificantDigits: 2}", "{notation: 'scientific', minimumFractionDigits: 2}",
+  "{notation: 'scientific', minimumIntegerDigits: 3}", "{notation: 'engineering', signDisplay: 'always'}",
+  "{notation: 'scientific', style: 'percent'}", "{notation: 'engineering', style: 'currency', currency: 'EUR'}",
+  "{notation: 'scientific', style: 'currency', currency: 'USD', currencyDisplay: 'name'}",
+  "{notation: 'engineering', style: 'unit', unit: 'meter', unitDisplay: 'long'}", "{notation: 'scientific', style: 'unit', unit: 'percent'}",
+  "{notation: 'scientific', roundingMode: 'floor'}", "{notation: 'engineering', useGrouping: 'always', minimumIntegerDigits: 5}"];
+for (const l of locales) for (const o of sciOptions) for (const v of sciValues) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, ${o}).format(${v})`);
+}
+for (const l of locales) for (const o of sciOptions) {
+  add(`new Intl.NumberFormat(${JSON.stringify(l)}, ${o}).formatToParts(-0.000123)`);
+}
+for (const l of locales) add(`new Intl.NumberFormat(${JSON.stringify(l)}, {notation: 'engineering'}).resolvedOptions()`);
+
+// 8. Time fields with a zone: the locale's generic-zone formats ("h a, v", "v HH:mm") are used
+// with the requested zone.
+const zoneTimes = ["{hour: 'numeric'}", "{hour: 'numeric', minute: 'numeric'}", "{hour: 'numeric', minute: 'numeric', second: 'numeric'}",
+  "{hour: '2-digit', minute: '2-digit'}", "{weekday: 'short', hour: 'numeric'}", "{month: 'short', day: 'numeric', hour: 'numeric', minute: 'numeric'}"];
+for (const l of locales) for (const o of zoneTimes) for (const tz of ["short", "shortOffset", "longOffset"]) for (const h of ["", ", hour12: true", ", hour12: false"]) {
+  for (const z of ["America/New_York", "UTC"]) {
+    const opts = `{timeZone: ${JSON.stringify(z)}, ${o.slice(1, -1)}, timeZoneName: '${tz}'${h}}`;
+    add(`new Intl.DateTimeFormat(${JSON.stringify(l)}, ${opts}).format(${dates[0]})`);
+  }
+}
+
 const out = cases.map((expr) => {
   let got;
   try { got = String(JSON.stringify((0, eval)(expr))); } catch (e) { got = "!" + e.name; }
