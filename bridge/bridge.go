@@ -171,7 +171,7 @@ type Options struct {
 	// open one while its call is the next to commit. Nil budgets nothing.
 	Memory *membudget.Budget
 	// Tracer, if set, opens a span per sub-call, a child of the span in the context New is
-	// given (see the README's "Tracing"). Nil traces nothing.
+	// given (see docs/tracing.md). Nil traces nothing.
 	Tracer trace.Tracer
 }
 
