@@ -5,6 +5,15 @@
 // and, when the run ends, drains: queued calls are abandoned, in-flight ones are cancelled and
 // awaited, so no sub-call outlives its run.
 //
+//	events, err := bridge.ReadEvents(traceFile) // a `runcode run --trace` file
+//	for _, e := range events {
+//		fmt.Println(e.SubCallID, e.Name, e.Duration())
+//	}
+//
+// Most hosts never build a [Bridge]: codemode.New makes one per run. They meet its events
+// ([Event], from codemode.Options.Events or [ReadEvents]) and, to answer sub-calls another way
+// (as package replay does), the [Executor] seam.
+//
 // # Bodies that ignore cancellation
 //
 // Draining waits for an in-flight body only for a grace period (Options.DrainGrace, 1s by
