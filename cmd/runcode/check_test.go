@@ -300,7 +300,7 @@ func TestEditorExamples(t *testing.T) {
 	}
 	t.Chdir(fixture(t, map[string]string{"main.go": "package main\n\n// TODO: flags\n// TODO: help\nfunc main() {}\n"}))
 
-	// shell collects what the README's shell blocks show: each command after "$ " and its output.
+	// shell collects what the page's shell blocks show: each command after "$ " and its output.
 	var shell strings.Builder
 	session := func(out string, args ...string) {
 		shell.WriteString("$ runcode " + strings.Join(args, " ") + "\n" + out)
