@@ -5,6 +5,15 @@
 // and, when the run ends, drains: queued calls are abandoned, in-flight ones are cancelled and
 // awaited, so no sub-call outlives its run.
 //
+//	events, err := bridge.ReadEvents(traceFile) // a `runcode run --trace` file
+//	for _, e := range events {
+//		fmt.Println(e.SubCallID, e.Name, e.Duration())
+//	}
+//
+// Most hosts never build a [Bridge]: codemode.New makes one per run. They meet its events
+// ([Event], from codemode.Options.Events or [ReadEvents]) and, to answer sub-calls another way
+// (as package replay does), the [Executor] seam.
+//
 // # Bodies that ignore cancellation
 //
 // Draining waits for an in-flight body only for a grace period (Options.DrainGrace, 1s by
@@ -171,7 +180,7 @@ type Options struct {
 	// open one while its call is the next to commit. Nil budgets nothing.
 	Memory *membudget.Budget
 	// Tracer, if set, opens a span per sub-call, a child of the span in the context New is
-	// given (see the README's "Tracing"). Nil traces nothing.
+	// given (see docs/tracing.md). Nil traces nothing.
 	Tracer trace.Tracer
 }
 

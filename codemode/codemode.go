@@ -86,7 +86,7 @@ type Options struct {
 	OutputBudget int
 	// TracerProvider, when set, traces every run: a span per run_code call, a child span per
 	// sub-call with the registry's pipeline stages as its events, and the runtime's compile and
-	// run (see the README's "Tracing"). nil traces nothing and costs nothing per run.
+	// run (see docs/tracing.md). nil traces nothing and costs nothing per run.
 	TracerProvider trace.TracerProvider
 }
 

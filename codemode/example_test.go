@@ -34,7 +34,7 @@ func listProducts(context.Context, *registry.Invocation, struct{}) ([]string, er
 
 // Two tools typed with Go structs, Code Mode installed beside them, and one program that calls
 // both: only what it prints and returns reaches the model (the setup of examples/embed and of
-// the README's "Embedding from Go").
+// the README's "Embedding from Go" and docs/embedding.md).
 func Example() {
 	reg := registry.New()
 	reg.Register(registry.MustDefine(registry.TypedTool[Query, Product]{Name: "get_product", Description: "Get one product.", Execute: getProduct}),

@@ -1,7 +1,7 @@
 // Package deploy_test checks the container and Kubernetes files against each other, the code
-// and the README: every manifest decodes, the Deployment probes the server's health endpoints,
-// runs as non-root with the token from a Secret and limits consistent with --memory × the
-// process pool, and the Dockerfile builds the way the README says.
+// and the docs (README.md, docs/serving.md): every manifest decodes, the Deployment probes the
+// server's health endpoints, runs as non-root with the token from a Secret and limits consistent
+// with --memory × the process pool, and the Dockerfile builds the way the README says.
 package deploy_test
 
 import (
@@ -303,7 +303,7 @@ func TestManifestsDecode(t *testing.T) {
 // The Deployment serves stateless HTTP on its named port, probes /readyz and /healthz there,
 // runs as non-root without privileges, reads the token from a Secret, gives a drain its whole
 // --drain-timeout, limits memory to at least the process pool × --memory plus the server's
-// headroom, and runs the image the README builds. The Service and the autoscaler point at it.
+// headroom, and runs the image docs/serving.md builds. The Service and the autoscaler point at it.
 func TestDeployment(t *testing.T) {
 	all := loadManifests(t)
 	var d deployment
@@ -315,7 +315,7 @@ func TestDeployment(t *testing.T) {
 	c := spec.Containers[0]
 
 	if want := readmeImage(t); c.Image != want {
-		t.Errorf("image %q, want %q (the README's docker build tag)", c.Image, want)
+		t.Errorf("image %q, want %q (the docker build tag of docs/serving.md)", c.Image, want)
 	}
 	if len(c.Args) == 0 || c.Args[0] != "serve" || !slices.Contains(c.Args, "--stateless") {
 		t.Errorf("args %q: want serve … --stateless", c.Args)
@@ -517,24 +517,31 @@ func scrapeServeMetrics(t *testing.T) string {
 	return string(body)
 }
 
-// readmeLines returns README.md's lines, trimmed.
+// readmeLines returns the lines of README.md and of the pages under docs/ (the container and
+// Kubernetes sections are in docs/serving.md), trimmed.
 func readmeLines(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile("../README.md")
+	pages, err := filepath.Glob("../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var lines []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		lines = append(lines, strings.TrimSpace(sc.Text()))
+	for _, page := range append([]string{"../README.md"}, pages...) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			lines = append(lines, strings.TrimSpace(sc.Text()))
+		}
 	}
 	return lines
 }
 
 var dockerBuild = regexp.MustCompile(`^docker build -t (\S+) \.$`)
 
-// readmeImage returns the tag of the README's `docker build -t IMAGE .` line.
+// readmeImage returns the tag of the `docker build -t IMAGE .` line in README.md or docs/*.md.
 func readmeImage(t *testing.T) string {
 	t.Helper()
 	for _, line := range readmeLines(t) {
@@ -542,7 +549,7 @@ func readmeImage(t *testing.T) string {
 			return m[1]
 		}
 	}
-	t.Fatal("README.md has no line `docker build -t IMAGE .` (the container section)")
+	t.Fatal("neither README.md nor docs/*.md has a line `docker build -t IMAGE .` (the container section of docs/serving.md)")
 	return ""
 }
 
@@ -573,7 +580,7 @@ func TestDockerfileMatchesREADME(t *testing.T) {
 		t.Errorf("the Dockerfile builds %q: want a static binary (CGO_ENABLED=0)", builds[0])
 	}
 	if !slices.Contains(readmeLines(t), builds[0]) {
-		t.Errorf("README.md has no line\n\t%s\n(the Dockerfile's build command; the README must give the same one)", builds[0])
+		t.Errorf("neither README.md nor docs/*.md has the line\n\t%s\n(the Dockerfile's build command; the README's install section must give the same one)", builds[0])
 	}
 	readmeImage(t)
 

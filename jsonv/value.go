@@ -3,6 +3,14 @@
 // represented). Its encoder formats numbers like JavaScript's String(n) and escapes strings like
 // JSON.stringify, so text that reaches a model or a log is what a JavaScript host would print.
 //
+//	v, err := jsonv.Parse([]byte(`{"b":1,"a":[true,null]}`))
+//	a, _ := v.Get("a")
+//	fmt.Println(v, a) // {"b":1,"a":[true,null]} [true,null]
+//
+// [Parse] (and [MustParse], [ParseString]) reads JSON text into a [Value]; [FromGo] converts a
+// Go value; [ObjectValue], [ArrayValue], [StringValue] and the other constructors build one;
+// [Value.String] and [AppendJSON] write it back.
+//
 // Go's map[string]any loses key order and encoding/json escapes <, >, & and U+2028/U+2029 unlike
 // JavaScript; neither is used for anything the model or a log sees.
 package jsonv

@@ -5,6 +5,15 @@
 //     program calls them like any other tool, through the registry's pipeline;
 //   - the server side (NewServer): a registry's run_code is offered to any MCP client.
 //
+// Importing an MCP server's tools into a registry:
+//
+//	srv, err := mcptools.Connect(ctx, mcptools.Source{Command: []string{"npx", "-y", "@modelcontextprotocol/server-memory"}})
+//	defer srv.Close()
+//	_, err = reg.Register(srv.Tools()...) // the server's tools, called like any registry tool
+//
+// [Connect] takes a [Source] (a command or a URL) and returns a [Server] whose [Server.Tools]
+// go into a registry; [NewServer] serves a registry's run_code to MCP clients.
+//
 // # Importing a server
 //
 // Connect starts a command (stdio) or dials a URL (streamable HTTP), initializes the session

@@ -1,6 +1,16 @@
 // Package registry holds tool definitions and runs every tool call through one execution
 // pipeline, the same for a model's direct call and for a call a Code Mode program makes:
 //
+//	reg := registry.New()
+//	reg.Register(registry.MustDefine(registry.TypedTool[Args, Weather]{Name: "weather", Description: "…", Execute: weather}))
+//	res := reg.Execute(ctx, registry.Call{CallID: "c1", Name: "weather", Arguments: jsonv.MustParse(`{"city":"Oslo"}`)})
+//	fmt.Println(registry.TextOf(res.Content), res.Value)
+//
+// [New] makes a [Registry]; [MustDefine] (or [Define]) turns a [TypedTool] into a [Tool] whose
+// schemas are inferred from its Go types; [Registry.Register] adds it; [Registry.Execute] runs a
+// [Call] through the pipeline below and returns its [Result]. Code Mode is installed on a
+// registry by codemode.New.
+//
 //  1. create the execution: mint its Token, take the immutable arguments, refuse a caller that
 //     has already cancelled (ABORTED_BEFORE_DISPATCH);
 //  2. the pre-execute waterfall (OnPreExecute): allow, deny, or ask an Approver;

@@ -3,6 +3,15 @@
 // debugged, tested or changed without touching the tools again (no tool runs, no tool source
 // needs to be up, writing tools are safe).
 //
+//	rp, err := replay.Load("run.jsonl") // a `runcode run --trace` file
+//	cm, err := codemode.New(reg, codemode.Options{Executor: rp})
+//	out, err := cm.Run(ctx, codemode.Program{Code: program})
+//	err = rp.Check() // nil when the run used the whole recording and never diverged
+//
+// [Load] reads a trace file and [New] takes events already read ([bridge.ReadEvents]); the
+// [Executor] is passed as codemode.Options.Executor; [Executor.Tools] declares the recorded tools
+// for a registry that has none; [Executor.Check] reports how the replay went.
+//
 // The Executor is a bridge.Executor, so the bridge cannot tell it from the registry: sub-call
 // ids, scheduling, events, the program's values and ToolCallErrors are those of a real run.
 // The n-th sub-call the program makes (in submission order) gets the outcome of the n-th

@@ -5,6 +5,14 @@
 // DTS, a standalone declaration file for editors and the TypeScript compiler (the same types
 // and comments, laid out so that editors show every JSDoc comment).
 //
+//	fmt.Println(sdkgen.Section([]sdkgen.Tool{{Name: "add", Description: "Add two numbers.",
+//		Parameters: jsonv.MustParse(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
+//		Output:     jsonv.MustParse(`{"type":"number"}`)}}))
+//
+// [Section] and [DTS] take the same [Tool] list (what a registry's SDKSchemas lists);
+// [Declarations] is the bare declarations, [CompactSection], [Describe] and [Search] the
+// compact presentation for large tool sets, and [TypeOf] one schema's TypeScript type.
+//
 // Object types are exact: a key the schema does not list is a type error unless the schema
 // allows extra properties (additionalProperties true or a schema; DECISIONS row 15). Object
 // types the tools repeat are declared once and named. The prompt section of the reference MCP

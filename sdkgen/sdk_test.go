@@ -210,7 +210,7 @@ func TestSection(t *testing.T) {
 	if decls != Declarations(variedTools())+"\n```" {
 		t.Error("fenced block is not exactly Declarations")
 	}
-	// The contract a program relies on (reference/upstream-behaviour.md §2.4), said once.
+	// The contract a program relies on (as the upstream Code Mode states it), said once.
 	for _, frag := range []string{
 		"run_code program",
 		"`await tools.name(args)`",

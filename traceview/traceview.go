@@ -5,6 +5,12 @@
 // arguments, result and content on demand (a native <details> element: click the row). The top
 // shows the span from the first start to the last settle and the count by outcome.
 //
+//	events, err := bridge.ReadEvents(traceFile)
+//	err = traceview.Write(page, events, traceview.Options{})
+//
+// [Write] writes the page of the events ([bridge.Event]) read with [bridge.ReadEvents]; [Rows]
+// returns its rows as data ([Row]).
+//
 // The page loads nothing: its style and its one small script are inline, and a
 // Content-Security-Policy (default-src 'none', the script allowed by its hash) forbids every
 // fetch, so no text in a trace can make the page reach the network. The page needs no script to

@@ -2,6 +2,15 @@
 // SDK with the TypeScript compiler (tsc of TypeScript 5 or later, an external program), and
 // reports the compiler's diagnostics at the program's own lines and columns.
 //
+//	chk, err := typecheck.New(typecheck.Options{}) // errors.Is(err, typecheck.ErrNoCompiler) without tsc
+//	defer chk.Close()
+//	diags, err := chk.Check(ctx, declarations, program) // declarations: sdkgen.DTS of the tools
+//
+// [New] finds the compiler and returns a [Checker]; [Checker.Check] returns the program's
+// diagnostics ([Diagnostic]; none when it typechecks); [Options.Warm] keeps compiler servers
+// running for many checks; [WriteProject] writes the directory `runcode init` writes for
+// editors. A Checker given to codemode.Options.TypeChecker checks every run before it starts.
+//
 // A program comes in either form (see internal/progform): the module form is checked as the file
 // it is, exactly as `tsc -p` checks it in a directory written by WriteProject (runcode init); the
 // body form is checked inside an async function wrapper whose lines are mapped back.

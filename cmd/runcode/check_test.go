@@ -288,9 +288,10 @@ func TestServeTypecheck(t *testing.T) {
 	}
 }
 
-// The README's "Typings for editors" walk-through, command for command and output for output,
-// in a project with one Go file holding two TODO markers: init a directory, put the programs of
-// examples/editor in it, and tsc -p, check, run and run --typecheck print what the README shows.
+// The "Typings for editors" walk-through (docs/editors.md), command for command and output for
+// output, in a project with one Go file holding two TODO markers: init a directory, put the
+// programs of examples/editor in it, and tsc -p, check, run and run --typecheck print what the
+// page shows.
 func TestEditorExamples(t *testing.T) {
 	tsc := needTSC(t)
 	repo, err := filepath.Abs("../..")
@@ -299,7 +300,7 @@ func TestEditorExamples(t *testing.T) {
 	}
 	t.Chdir(fixture(t, map[string]string{"main.go": "package main\n\n// TODO: flags\n// TODO: help\nfunc main() {}\n"}))
 
-	// shell collects what the README's shell blocks show: each command after "$ " and its output.
+	// shell collects what the page's shell blocks show: each command after "$ " and its output.
 	var shell strings.Builder
 	session := func(out string, args ...string) {
 		shell.WriteString("$ runcode " + strings.Join(args, " ") + "\n" + out)
@@ -352,28 +353,17 @@ func TestEditorExamples(t *testing.T) {
 	session(out, "run", "--typecheck", "--workspace", ".", "scripts/broken.ts")
 	endBlock()
 
-	// The README's "Typings for editors" shows exactly these sessions and files.
-	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := string(readme)
-	if i := strings.Index(section, "## Typings for editors\n"); i >= 0 {
-		section = section[i:]
-		if j := strings.Index(section[3:], "\n## "); j >= 0 {
-			section = section[:j+3]
+	// The "Typings for editors" section (docs/editors.md) shows exactly these sessions and files.
+	for page, section := range docSections(t, repo, "Typings for editors") {
+		for _, b := range blocks {
+			if !strings.Contains(section, "```sh\n"+b+"```\n") {
+				t.Errorf("%s: Typings for editors lacks this shell block:\n%s", page, b)
+			}
 		}
-	} else {
-		t.Fatal("README.md has no section \"Typings for editors\"")
-	}
-	for _, b := range blocks {
-		if !strings.Contains(section, "```sh\n"+b+"```\n") {
-			t.Errorf("README's Typings for editors lacks this shell block:\n%s", b)
-		}
-	}
-	for _, f := range files {
-		if !strings.Contains(section, "```ts\n"+f+"```\n") {
-			t.Errorf("README's Typings for editors lacks this example file:\n%s", f)
+		for _, f := range files {
+			if !strings.Contains(section, "```ts\n"+f+"```\n") {
+				t.Errorf("%s: Typings for editors lacks this example file:\n%s", page, f)
+			}
 		}
 	}
 

@@ -214,7 +214,7 @@ func humanDefault(f *flag.Flag) string {
 	return f.DefValue
 }
 
-// humanDuration formats d as the README writes durations: whole hours as 2h, whole minutes
+// humanDuration formats d as the docs write durations: whole hours as 2h, whole minutes
 // from 2 minutes on as 10m, whole seconds as 60s, anything else in Go syntax (1m30.5s).
 func humanDuration(d time.Duration) string {
 	switch {

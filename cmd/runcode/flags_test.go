@@ -46,7 +46,7 @@ func TestFlagErrorsAreOneLineWithASuggestion(t *testing.T) {
 }
 
 // Every command's --help lists every flag the CLI contract (shared/CLI.md) gives it, spelled
-// as the README spells them, with defaults in the units a user writes.
+// as the docs spell them, with defaults in the units a user writes.
 func TestHelpListsEveryFlagWithHumanDefaults(t *testing.T) {
 	sources := []string{"--tools FILE", "--mcp 'CMD ARG…'", "--mcp-url URL", "--workspace DIR"}
 	limits := []string{"--timeout DURATION", "--cpu DURATION", "--max-output SIZE", "--max-parallel N",

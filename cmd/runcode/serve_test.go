@@ -553,8 +553,8 @@ func officialMCPSDK(t *testing.T) (node, dir string) {
 
 // The official TypeScript client, once its session ended (--session-timeout, or evicted at
 // --max-sessions by a newer client), gets 404 "session not found" on every call and does not
-// start a new session by itself; closing it and connecting it to a new transport (what the
-// README tells client code to do) starts a new session and the call succeeds.
+// start a new session by itself; closing it and connecting it to a new transport (what
+// docs/serving.md tells client code to do) starts a new session and the call succeeds.
 func TestServeHTTPOfficialClientAfterSessionEnds(t *testing.T) {
 	node, sdk := officialMCPSDK(t)
 	for _, c := range []struct {

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// examples/trace: the commands its program's header shows trace it, draw its waterfall and
-// replay it, and the replay prints what the traced run printed.
+// examples/trace: the commands its program's header and docs/tracing.md show trace it, draw its
+// waterfall and replay it, and the replay prints what the traced run printed.
 func TestExampleTraceViewReplay(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -23,10 +23,16 @@ func TestExampleTraceViewReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pages := docSections(t, repo, "Debugging and tracing")
 	for _, cmd := range []string{"run --tools examples/tools/tools.json --workspace . --max-parallel 4 --trace wordstats.jsonl examples/trace/wordstats.ts",
 		"trace view wordstats.jsonl", "run --replay wordstats.jsonl examples/trace/wordstats.ts"} {
 		if !strings.Contains(string(header), "go run ./cmd/runcode "+cmd) {
 			t.Errorf("the example's header does not show %q", cmd)
+		}
+		for page, section := range pages {
+			if !strings.Contains(section, "\ngo run ./cmd/runcode "+cmd) {
+				t.Errorf("%s: Debugging and tracing does not show %q", page, cmd)
+			}
 		}
 	}
 

@@ -57,33 +57,40 @@ func TestEmbedIsShort(t *testing.T) {
 	}
 }
 
-// The README's "Embedding from Go" sample is this example's setup, line for line.
+// The embedding sample of the README and of docs/embedding.md (each under the heading
+// "Embedding from Go") is this example's setup, line for line.
 func TestReadmeShowsThisSetup(t *testing.T) {
 	src, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n## Embedding from Go\n")
-	if !ok {
-		t.Fatal(`README.md has no section "Embedding from Go"`)
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
 	code := func(line string) string {
 		line, _, _ = strings.Cut(line, "//")
 		return strings.TrimSpace(line)
 	}
-	sample := map[string]bool{}
-	for _, l := range strings.Split(section, "\n") {
-		sample[code(l)] = true
-	}
 	_, body, _ := strings.Cut(string(src), "func main() {\n")
-	for _, l := range strings.Split(body, "\n") {
-		if l := code(l); l != "" && !sample[l] {
-			t.Errorf("the README's embedding sample lacks %q", l)
+	for _, page := range []string{"../../README.md", "../../docs/embedding.md"} {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, section, ok := strings.Cut(string(text), "\n## Embedding from Go\n")
+		if !ok {
+			_, section, ok = strings.Cut(string(text), "# Embedding from Go\n")
+		}
+		if !ok {
+			t.Errorf(`%s has no section "Embedding from Go"`, page)
+			continue
+		}
+		section, _, _ = strings.Cut(section, "\n## ")
+		sample := map[string]bool{}
+		for _, l := range strings.Split(section, "\n") {
+			sample[code(l)] = true
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if l := code(l); l != "" && !sample[l] {
+				t.Errorf("the embedding sample of %s lacks %q", page, l)
+			}
 		}
 	}
 }

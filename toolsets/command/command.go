@@ -1,6 +1,11 @@
 // Package command loads command-backed tools from a tool manifest (JSON, or YAML when the file
 // name ends in .yaml/.yml) and turns each entry into a registry.Tool.
 //
+//	tools, err := command.Load("tools.json")
+//	_, err = reg.Register(tools...)
+//
+// [Load] reads a manifest file; [Parse] reads manifest text already in memory.
+//
 // A manifest looks like:
 //
 //	{"tools": [{

@@ -2,6 +2,13 @@
 // list_dir, glob, grep and stat, each a registry.Tool with a JSON Schema for its arguments and
 // for its result.
 //
+//	ws, err := workspace.Open(".")
+//	defer ws.Close()
+//	_, err = reg.Register(ws.Tools()...)
+//
+// [Open] (or [OpenWith], with write limits in [Options]) roots a [Workspace] at a directory, and
+// [Workspace.Tools] returns its tools for a registry.
+//
 // Confinement: a Workspace is rooted at one directory, and every file operation goes through an
 // os.Root opened on it. Every path argument is relative to the root and slash-separated ("" or
 // "." is the root itself). A path that is absolute, that climbs out with "..", or that reaches
