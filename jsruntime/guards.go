@@ -182,9 +182,6 @@ var guardTable = []guardRow{
 	{[]string{"eval"}, "Go (sourceguard.go)",
 		"source nesting over 5,000 levels (open brackets, braces, parentheses and template substitutions, plus the operator tokens of each open expression) or more than 256 arrow functions nested in one another, measured by a linear scan before goja parses: RangeError; the Function, AsyncFunction and GeneratorFunction constructors (every .constructor that led to them) are guarded the same way; every eval is indirect",
 		"goja's parser and compiler recurse in Go per level: eval or new Function of a million nested brackets is a fatal stack overflow"},
-	{[]string{"JSON.parse"}, "Go (sourceguard.go)",
-		"text nested deeper than 12,000 levels (jsonv.MaxDepth), with more than 1,048,576 structural tokens, or over 32 MiB: RangeError",
-		"goja's JSON.parse recurses in Go per level (ten million '[': fatal stack overflow), and tens of millions of characters take seconds in one step"},
 	{[]string{"RegExp", "RegExp.prototype.compile", "RegExp.prototype[Symbol.matchAll]", "String.prototype.match", "String.prototype.matchAll", "String.prototype.search"}, "Go (regexpguard.go)",
 		"a pattern longer than 262,144 characters, nesting groups more than 1,000 levels deep, whose counted repetitions add more than 100,000 elements when written out (x{n,m} counts m copies, nested ones multiply), whose Unicode property escapes (\\p{…}, \\P{…} with the u flag) stand for more than 32,768 code point ranges (\\p{L} 659, the largest 876), or, with the i flag, whose classes cover more than 16,777,216 code points ('.' 1,114,112, \\W \\S \\D twice that, a range its span, a property escape its code points): RangeError naming the limit. RegExp is a proxy whose call and construct traps measure the pattern (every .constructor, subclass and Reflect path leads to it); compile, match, matchAll and search measure a pattern they would compile from a string or regexp-like object; RegExp.prototype[Symbol.matchAll] and the generic Symbol.split path, which copy a regexp with the flags its flags property names (through goja's own RegExp when its constructor is undefined), measure its pattern as if case-insensitive and unicode (flags i and u); regular-expression literals in the program, eval and Function-family text are measured (length, repetitions, property escapes, case folding) before goja compiles that text, their nesting bounded by the source-nesting limit",
 		"compiling is one native step: regexp2 (lookarounds, backreferences) is quadratic in nested groups (20,000 nested lookaheads: 1s; a million: over 10 minutes at a 2s budget), and RE2 writes out counted repetitions ('a{1000}'.repeat(3000): 0.9s and 700 MB), and regexp2 case-folds class code points one by one (100 \\W with the i flag: 2.5s); goja writes each property escape out as its ranges (2,000 \\P{Grapheme_Base}: 30 MB of pattern, RE2 1s and 170 MB, regexp2 5s)"},
@@ -218,6 +215,16 @@ var addedTable = []guardRow{
 		"rendering is one native step: five arrays of 100 references to the next make 100^5 entries at depth 4"},
 }
 
+// forkTable lists the built-ins that goja's fork (third_party/goja, RUNCODE.md) reimplements so
+// that they need no guard: linear in their input, polling the runtime's interrupt flag as they
+// go (so a budget or an abort ends them like a loop of JavaScript), refusing no size below the
+// heap. TestForkBuiltinsInterruptible runs each on a large input under a short budget.
+var forkTable = []guardRow{
+	{[]string{"JSON.parse"}, "goja fork (runcode_jsonparse.go)",
+		"one pass over the string's own representation, arrays and objects on explicit stacks (no Go recursion), each built at its closing bracket with storage of its exact size; polls every 4,096 values and every 4 MiB of one string; text nesting deeper than maxNesting (12,000) levels: RangeError \"JSON.parse: text nests deeper than 12000 levels\" (the depth every JSON value crossing the boundary keeps to; a reviver's walk recurses in Go per level)",
+		"goja's decoded through encoding/json's token stream (an allocation per token), recursed in Go per level (ten million '[': fatal stack overflow) and could not be interrupted (tens of millions of characters ran seconds past a 1s budget), so text over 2^20 structural tokens or 32 MiB was refused"},
+}
+
 // renderGuards renders guardTable as the Markdown of GUARDS.md.
 func renderGuards() string {
 	var b strings.Builder
@@ -240,6 +247,24 @@ inputs past a limit with an ordinary, catchable error. The limits:
 | --- | --- | --- | --- |
 `)
 	for _, r := range guardTable {
+		names := make([]string, len(r.Builtins))
+		for i, n := range r.Builtins {
+			names[i] = "`" + n + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", strings.Join(names, ", "), r.Where, mdCell(r.Limit), mdCell(r.Why))
+	}
+	b.WriteString(`
+## Linear in the goja fork
+
+Built-ins that goja's fork (third_party/goja, RUNCODE.md) reimplements so that they need no
+guard: linear in their input and polling the run's interrupt flag as they go, so a budget or an
+abort ends them within milliseconds, as it ends a loop of JavaScript; no size below the heap is
+refused (TestForkBuiltinsInterruptible):
+
+| Built-ins | Where | Bound | Before |
+| --- | --- | --- | --- |
+`)
+	for _, r := range forkTable {
 		names := make([]string, len(r.Builtins))
 		for i, n := range r.Builtins {
 			names[i] = "`" + n + "`"

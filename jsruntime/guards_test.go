@@ -88,7 +88,6 @@ var guardProbes = map[string][2]string{
 	"BigUint64Array":                     {`new BigUint64Array(2 ** 40)`, "Invalid typed array length"},
 	"Function.prototype.bind":            {`let f = function () {}; for (let i = 0; i < 1000; i++) f = f.bind(null)`, "Function.prototype.bind: the bound function's name would be 4099 characters long"},
 	"eval":                               {`eval("[".repeat(6000))`, "eval source nests too deeply"},
-	"JSON.parse":                         {`JSON.parse("[".repeat(13000))`, "JSON.parse: text nests deeper than 12000 levels"},
 	"RegExp":                             {`new RegExp("(?=".repeat(1001) + "a" + ")".repeat(1001))`, "RegExp: the pattern nests groups more than 1000 levels deep"},
 	"RegExp.prototype.compile":           {`/a/.compile("a{1000}".repeat(101))`, "RegExp.prototype.compile: the pattern's counted repetitions ({n,m}) add more than 100000"},
 	"RegExp.prototype[Symbol.matchAll]":  {`const r = new RegExp(".".repeat(16), "g"); [...r[Symbol.matchAll]("a")]`, "RegExp.prototype[Symbol.matchAll]: the case-insensitive pattern's classes cover more than 16777216"},
@@ -338,6 +337,47 @@ func TestAddedBuiltinsBounded(t *testing.T) {
 				}
 				if got := string(res.Error.Kind) + ": " + res.Error.Message; !strings.HasPrefix(got, probe[1]) {
 					t.Errorf("probe %q ended with %.200s, want %s…", probe[0], got, probe[1])
+				}
+			})
+		}
+	}
+}
+
+// forkProbes are, for each built-in of forkTable, a program whose one call of it works for
+// seconds without interruption (a single native step before the fork's changes), in a run of
+// forkProbeConfig.
+var forkProbes = map[string]string{
+	"JSON.parse": `const text = "[" + "1,".repeat(3e7) + "1]"; JSON.parse(text)`,
+}
+
+var forkProbeConfig = Config{MaxHeapBytes: 1 << 30, ComputeBudget: 200 * time.Millisecond, WallCeiling: 10 * time.Second}
+
+// TestForkBuiltinsInterruptible checks that each built-in of forkTable ends at the compute budget
+// (timeout, within a second of it) on an input that takes it seconds.
+func TestForkBuiltinsInterruptible(t *testing.T) {
+	g, err := New(forkProbeConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, row := range forkTable {
+		for _, name := range row.Builtins {
+			t.Run(name, func(t *testing.T) {
+				probe, ok := forkProbes[name]
+				if !ok {
+					t.Fatalf("no probe for %s", name)
+				}
+				start := time.Now()
+				res, err := g.Run(context.Background(), Request{Program: probe})
+				elapsed := time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Error == nil || res.Error.Kind != KindTimeout {
+					t.Fatalf("probe %q ended with %+v, want a timeout", probe, res.Error)
+				}
+				if bound := forkProbeConfig.ComputeBudget + time.Second; elapsed > bound {
+					t.Errorf("probe %q took %v, over %v", probe, elapsed, bound)
 				}
 			})
 		}

@@ -206,6 +206,8 @@ type Runtime struct {
 	// Stack for tracking objects currently being converted to string
 	// to detect and handle circular references
 	toStringStack []*Object
+
+	jsonMaxDepth int // runcode: see SetJSONParseMaxDepth (runcode_jsonparse.go)
 }
 
 type StackFrame struct {
