@@ -17,9 +17,33 @@ func TestNoSizeCapsBelowTheBudget(t *testing.T) {
 		// Observation 1: a RangeError past 2^20 structural tokens (Node: 250000).
 		{name: "JSON.parse of 250,000 records", cfg: roomy,
 			program: `return JSON.parse("[" + Array(250000).fill('{"a":1,"b":2}').join(",") + "]").length`, want: "250000"},
+		// Observation 2: split, replaceAll and normalize refused strings over 2,097,152 characters,
+		// toLowerCase, toUpperCase and trim over 8,388,608.
+		{name: "string built-ins on 4M and 17M characters", cfg: roomy,
+			program: `const s = "é,".repeat(2e6), t = " a".repeat(2 ** 23) + " ";
+return [s.split(",").length, s.replaceAll(",", ";").length, s.normalize("NFD").length, s.toUpperCase().length, t.trim().length, t.toUpperCase().length, t.toLowerCase().length]`,
+			want: "[2000001,4000000,6000000,4000000,16777215,16777217,16777217]"},
 		// 40 MB of text in one call, ended by the budget (it takes seconds).
 		{name: "JSON.parse ends at the budget", cfg: tight,
 			program: `return JSON.parse("[" + "1,".repeat(2e7) + "1]").length`,
 			want:    "timeout: compute budget exhausted (300ms busy)", max: tight.ComputeBudget + time.Second},
 	})
+}
+
+// TestMemoryLimitReachesTheHeap checks that the memory limit a runtime is opened with bounds its
+// heap in both isolations (observation 5 of issue 23): a process pool kept its worker's heap at
+// the 512 MiB default of MaxHeapBytes whatever MemoryLimit said, so one string of 200M
+// characters (over a quarter of 512 MiB: "Invalid string length") failed under a 2 GiB limit.
+func TestMemoryLimitReachesTheHeap(t *testing.T) {
+	for _, iso := range []string{jsruntime.IsolationInProcess, jsruntime.IsolationProcess} {
+		t.Run(iso, func(t *testing.T) {
+			rt, err := jsruntime.Open(iso, 2<<30, jsruntime.Config{ComputeBudget: 20 * time.Second, WallCeiling: 40 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rt.Close()
+			c := confCase{program: `return "x".repeat(200e6).length`, want: "200000000"}
+			c.check(t, rt)
+		})
+	}
 }
