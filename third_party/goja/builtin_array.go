@@ -2,7 +2,6 @@ package goja
 
 import (
 	"math"
-	"sort"
 	"sync"
 )
 
@@ -401,7 +400,7 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 			compare: compareFn,
 		}
 
-		sort.Stable(&ctx)
+		r.stableSort(&ctx) // runcode: runcode_sort.go
 	} else {
 		length := toLength(o.self.getStr("length", nil))
 		a := make([]Value, 0, length)
@@ -417,7 +416,7 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 			compare: compareFn,
 		}
 
-		sort.Stable(&ctx)
+		r.stableSort(&ctx) // runcode: runcode_sort.go
 		for i := 0; i < len(a); i++ {
 			o.self.setOwnIdx(valueInt(i), a[i], true)
 		}
@@ -1354,7 +1353,7 @@ func (r *Runtime) arrayproto_toSorted(call FunctionCall) Value {
 		compare: compareFn,
 	}
 
-	sort.Stable(&ctx)
+	r.stableSort(&ctx) // runcode: runcode_sort.go
 	return ar
 }
 

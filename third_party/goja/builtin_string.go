@@ -1070,7 +1070,8 @@ func (r *Runtime) stringIterProto_next(call FunctionCall) Value {
 func (r *Runtime) createStringIterProto(val *Object) objectImpl {
 	o := newBaseObjectObj(val, r.getIteratorPrototype(), classObject)
 
-	o._putProp("next", r.newNativeFunc(r.stringIterProto_next, "next", 0), true, false, true)
+	r.stringIterNext = r.newNativeFunc(r.stringIterProto_next, "next", 0) // runcode: for iterateString
+	o._putProp("next", r.stringIterNext, true, false, true)
 	o._putSym(SymToStringTag, valueProp(asciiString(classStringIterator), false, false, true))
 
 	return o
