@@ -47,3 +47,23 @@ func TestMemoryLimitReachesTheHeap(t *testing.T) {
 		})
 	}
 }
+
+// TestSortAndSpreadAtScale checks the two slow paths of issue 23's observation 2 in both
+// isolations: a sort with a comparator called it 1.5 times as often as V8 (sort.Stable), and a
+// spread of millions of characters was one native step no budget could end (a sort without a
+// comparator too: the fork's TestRuncodeSortInterrupt).
+func TestSortAndSpreadAtScale(t *testing.T) {
+	roomy := jsruntime.Config{ComputeBudget: 60 * time.Second, WallCeiling: 120 * time.Second}
+	tight := jsruntime.Config{ComputeBudget: 300 * time.Millisecond, WallCeiling: 20 * time.Second}
+	forEachIsolation(t, []confCase{
+		// 100,000 numbers: 2,237,480 calls before, 1,600,765 now, Node 1,515,981; n·log2(n) is
+		// 1,660,964.
+		{name: "sort calls the comparator at most n log2 n times", cfg: roomy,
+			program: `const a = Array.from({length: 1e5}, (_, i) => (i * 7919) % 100003); let c = 0;
+a.sort((x, y) => { c++; return x - y; });
+return [c <= 1e5 * Math.log2(1e5), a.every((x, i) => i === 0 || a[i - 1] <= x)]`, want: "[true,true]"},
+		{name: "a spread of 30M characters ends at the budget", cfg: tight,
+			program: `return [..."é".repeat(3e7)].length`,
+			want:    "timeout: compute budget exhausted (300ms busy)", max: tight.ComputeBudget + time.Second},
+	})
+}
