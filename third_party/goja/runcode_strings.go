@@ -405,3 +405,16 @@ func (r *Runtime) replaceAllString(s, search String, advanceBy int, replaceStr S
 	}
 	return buf.String()
 }
+
+// repeatUTF16 is u repeated n times (n >= 1), made by doubling copies as strings.Repeat does.
+func repeatUTF16(u unicodeString, n int) unicodeString {
+	unit := u[1:]
+	out := make(unicodeString, 1+len(unit)*n)
+	out[0] = unistring.BOM
+	body := out[1:]
+	k := copy(body, unit)
+	for k < len(body) {
+		k += copy(body[k:], body[:k])
+	}
+	return out
+}
