@@ -161,3 +161,17 @@ func (r *Runtime) iterateString(ir *iteratorRecord, step func(Value)) bool {
 		}
 	}
 }
+
+// isJSFunction reports whether v is a function written in JavaScript, whose calls copy their
+// arguments onto the VM stack (so the caller may reuse the argument slice).
+func isJSFunction(v Value) bool {
+	o, ok := v.(*Object)
+	if !ok {
+		return false
+	}
+	switch o.self.(type) {
+	case *funcObject, *arrowFuncObject, *methodFuncObject:
+		return true
+	}
+	return false
+}
