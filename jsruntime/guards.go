@@ -17,12 +17,14 @@ import (
 // stringify it can parse and return.
 const maxNesting = jsonv.MaxDepth
 
-// slowStringMethods are the String.prototype methods whose single native step takes time
-// proportional to the length of the string (or of the string it compares with), capped so that
-// one call ends within about a quarter of a second on a loaded 2-core machine. goja cannot
-// interrupt a native step: uncapped, a call on tens of millions of characters held its run
-// seconds past a 1s budget. The caps come from measured throughput on non-ASCII strings (the
-// slower case), see GUARDS.md.
+// slowStringMethods are the String.prototype methods wrapped in Go: localeCompare, whose single
+// native step (a collation of both strings) takes time proportional to their lengths and is
+// capped so that one call ends within about a quarter of a second on a loaded 2-core machine
+// (8M non-ASCII characters took 1.9s), and replace and replaceAll, whose replacement template is
+// bounded (see boundedReplacement). The other methods once capped here (normalize, split,
+// toLowerCase, toUpperCase, toLocaleLowerCase, toLocaleUpperCase, trim, trimStart, trimEnd and
+// replaceAll's receiver) are linear in the goja fork and poll the interrupt flag as they go
+// (forkTable), so no size below the heap is refused.
 var slowStringMethods = []struct {
 	name   string
 	maxLen int
@@ -32,17 +34,8 @@ var slowStringMethods = []struct {
 	replaceArg bool
 }{
 	{"localeCompare", 1 << 20, true, false},
-	{"normalize", 1 << 21, false, false},
 	{"replace", math.MaxInt, false, true},
-	{"replaceAll", 1 << 21, false, true},
-	{"split", 1 << 21, false, false},
-	{"toLowerCase", 1 << 23, false, false},
-	{"toUpperCase", 1 << 23, false, false},
-	{"toLocaleLowerCase", 1 << 23, false, false},
-	{"toLocaleUpperCase", 1 << 23, false, false},
-	{"trim", 1 << 23, false, false},
-	{"trimStart", 1 << 23, false, false},
-	{"trimEnd", 1 << 23, false, false},
+	{"replaceAll", math.MaxInt, false, true},
 }
 
 // guardSlowStrings wraps the slowStringMethods with Go functions that convert the receiver (and
@@ -159,19 +152,12 @@ var guardTable = []guardRow{
 	{[]string{"String.prototype.localeCompare"}, "Go",
 		"receiver or argument over 1,048,576 characters: RangeError",
 		"8M non-ASCII characters took 1.9s in one step"},
-	{[]string{"String.prototype.normalize", "String.prototype.split"}, "Go",
-		"receiver over 2,097,152 characters: RangeError",
-		"8M non-ASCII characters took 0.6-0.8s in one step"},
-	{[]string{"String.prototype.replaceAll"}, "Go",
-		"receiver over 2,097,152 characters: RangeError; a replacement template is bounded as for replace",
-		"8M non-ASCII characters took 1.2s in one step"},
-	{[]string{"String.prototype.replace", "RegExp.prototype[Symbol.replace]"}, "Go",
+	{[]string{"String.prototype.toLocaleLowerCase", "String.prototype.toLocaleUpperCase"}, "Go (intl.go)",
+		"reimplemented through Intl: a locale with case mappings of its own (tr, az, lt, el) maps through golang.org/x/text/cases in chunks, polling the run's interrupt flag between them (the goja fork's CaseString); any other locale maps as toLowerCase and toUpperCase (forkTable); a locales array-like of more than 1,000 entries: RangeError",
+		"goja's ignore the locale; x/text maps a string in one native step"},
+	{[]string{"String.prototype.replace", "String.prototype.replaceAll", "RegExp.prototype[Symbol.replace]"}, "Go",
 		"a replacement template that could expand past maxString is expanded by a Go function that counts: expansions past maxString / 2, RangeError \"Invalid string length\"",
 		"\"$`\" expands to the text before each match: 'a'.repeat(1e5).replaceAll('a', '$`') asks for 5e9 characters in one step, a fatal out-of-memory error"},
-	{[]string{"String.prototype.toLowerCase", "String.prototype.toUpperCase", "String.prototype.toLocaleLowerCase",
-		"String.prototype.toLocaleUpperCase", "String.prototype.trim", "String.prototype.trimStart", "String.prototype.trimEnd"}, "Go",
-		"receiver over 8,388,608 characters: RangeError",
-		"tens of millions of characters took seconds in one step (trim: 32M non-ASCII characters, 0.8s; 128M, the one-step allocation cap, about 3s)"},
 	{[]string{"ArrayBuffer", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
 		"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"}, "Go",
 		"a proxy whose construct trap refuses more than maxBytes (a quarter of MaxHeapBytes): RangeError",
@@ -182,9 +168,6 @@ var guardTable = []guardRow{
 	{[]string{"eval"}, "Go (sourceguard.go)",
 		"source nesting over 5,000 levels (open brackets, braces, parentheses and template substitutions, plus the operator tokens of each open expression) or more than 256 arrow functions nested in one another, measured by a linear scan before goja parses: RangeError; the Function, AsyncFunction and GeneratorFunction constructors (every .constructor that led to them) are guarded the same way; every eval is indirect",
 		"goja's parser and compiler recurse in Go per level: eval or new Function of a million nested brackets is a fatal stack overflow"},
-	{[]string{"JSON.parse"}, "Go (sourceguard.go)",
-		"text nested deeper than 12,000 levels (jsonv.MaxDepth), with more than 1,048,576 structural tokens, or over 32 MiB: RangeError",
-		"goja's JSON.parse recurses in Go per level (ten million '[': fatal stack overflow), and tens of millions of characters take seconds in one step"},
 	{[]string{"RegExp", "RegExp.prototype.compile", "RegExp.prototype[Symbol.matchAll]", "String.prototype.match", "String.prototype.matchAll", "String.prototype.search"}, "Go (regexpguard.go)",
 		"a pattern longer than 262,144 characters, nesting groups more than 1,000 levels deep, whose counted repetitions add more than 100,000 elements when written out (x{n,m} counts m copies, nested ones multiply), whose Unicode property escapes (\\p{…}, \\P{…} with the u flag) stand for more than 32,768 code point ranges (\\p{L} 659, the largest 876), or, with the i flag, whose classes cover more than 16,777,216 code points ('.' 1,114,112, \\W \\S \\D twice that, a range its span, a property escape its code points): RangeError naming the limit. RegExp is a proxy whose call and construct traps measure the pattern (every .constructor, subclass and Reflect path leads to it); compile, match, matchAll and search measure a pattern they would compile from a string or regexp-like object; RegExp.prototype[Symbol.matchAll] and the generic Symbol.split path, which copy a regexp with the flags its flags property names (through goja's own RegExp when its constructor is undefined), measure its pattern as if case-insensitive and unicode (flags i and u); regular-expression literals in the program, eval and Function-family text are measured (length, repetitions, property escapes, case folding) before goja compiles that text, their nesting bounded by the source-nesting limit",
 		"compiling is one native step: regexp2 (lookarounds, backreferences) is quadratic in nested groups (20,000 nested lookaheads: 1s; a million: over 10 minutes at a 2s budget), and RE2 writes out counted repetitions ('a{1000}'.repeat(3000): 0.9s and 700 MB), and regexp2 case-folds class code points one by one (100 \\W with the i flag: 2.5s); goja writes each property escape out as its ranges (2,000 \\P{Grapheme_Base}: 30 MB of pattern, RE2 1s and 170 MB, regexp2 5s)"},
@@ -218,6 +201,28 @@ var addedTable = []guardRow{
 		"rendering is one native step: five arrays of 100 references to the next make 100^5 entries at depth 4"},
 }
 
+// forkTable lists the built-ins that goja's fork (third_party/goja, RUNCODE.md) reimplements so
+// that they need no guard: linear in their input, polling the runtime's interrupt flag as they
+// go (so a budget or an abort ends them like a loop of JavaScript), refusing no size below the
+// heap. TestForkBuiltinsInterruptible runs each on a large input under a short budget.
+var forkTable = []guardRow{
+	{[]string{"JSON.parse"}, "goja fork (runcode_jsonparse.go)",
+		"one pass over the string's own representation, arrays and objects on explicit stacks (no Go recursion), each built at its closing bracket with storage of its exact size; polls every 4,096 values and every 4 MiB of one string; text nesting deeper than maxNesting (12,000) levels: RangeError \"JSON.parse: text nests deeper than 12000 levels\" (the depth every JSON value crossing the boundary keeps to; a reviver's walk recurses in Go per level)",
+		"goja's decoded through encoding/json's token stream (an allocation per token), recursed in Go per level (ten million '[': fatal stack overflow) and could not be interrupted (tens of millions of characters ran seconds past a 1s budget), so text over 2^20 structural tokens or 32 MiB was refused"},
+	{[]string{"String.prototype.normalize", "String.prototype.toUpperCase"}, "goja fork (runcode_strings.go)",
+		"a string over 65,536 code units is converted and mapped in chunks (x/text's norm.Form and cases.Upper, whose results do not depend on where the text is cut), polling between chunks",
+		"one native step converted the whole string to UTF-8, mapped it and converted it back: 8M non-ASCII characters took 0.6-0.8s, so strings over 2,097,152 (normalize) or 8,388,608 (toUpperCase) characters were refused"},
+	{[]string{"String.prototype.toLowerCase"}, "goja fork (runcode_strings.go)",
+		"maps the UTF-16 code units directly as V8 does (simple lower-case mapping, U+0130, and the final sigma found by looking across case-ignorable characters both ways), polling every 65,536 code units",
+		"x/text's caser took seconds on tens of millions of characters in one step (strings over 8,388,608 characters were refused), and lost the final-sigma context at the edge of its buffers (a long text of \"ΣΑΣ \" came out with some \"σασ\")"},
+	{[]string{"String.prototype.trim", "String.prototype.trimStart", "String.prototype.trimEnd"}, "goja fork (runcode_strings.go)",
+		"reads only the whitespace it removes, then copies what is left once",
+		"goja converted the whole string to UTF-8 and back (32M non-ASCII characters: 0.8s in one step), so strings over 8,388,608 characters were refused"},
+	{[]string{"String.prototype.split", "String.prototype.replaceAll"}, "goja fork (builtin_string.go, runcode_strings.go)",
+		"with a string separator or search string: one search from each match, polling every 4,096 pieces or matches (and every 65,536 characters of split(\"\")); ASCII pieces share the string's memory",
+		"one native step split or replaced the whole string: 8M non-ASCII characters took 0.6-1.2s, so strings over 2,097,152 characters were refused"},
+}
+
 // renderGuards renders guardTable as the Markdown of GUARDS.md.
 func renderGuards() string {
 	var b strings.Builder
@@ -240,6 +245,24 @@ inputs past a limit with an ordinary, catchable error. The limits:
 | --- | --- | --- | --- |
 `)
 	for _, r := range guardTable {
+		names := make([]string, len(r.Builtins))
+		for i, n := range r.Builtins {
+			names[i] = "`" + n + "`"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", strings.Join(names, ", "), r.Where, mdCell(r.Limit), mdCell(r.Why))
+	}
+	b.WriteString(`
+## Linear in the goja fork
+
+Built-ins that goja's fork (third_party/goja, RUNCODE.md) reimplements so that they need no
+guard: linear in their input and polling the run's interrupt flag as they go, so a budget or an
+abort ends them within milliseconds, as it ends a loop of JavaScript; no size below the heap is
+refused (TestForkBuiltinsInterruptible):
+
+| Built-ins | Where | Bound | Before |
+| --- | --- | --- | --- |
+`)
+	for _, r := range forkTable {
 		names := make([]string, len(r.Builtins))
 		for i, n := range r.Builtins {
 			names[i] = "`" + n + "`"

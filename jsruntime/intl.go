@@ -592,7 +592,7 @@ func (ir *intlRealm) installLocaleCompare() {
 // Lithuanian dots above, Greek accents in upper case) they map through golang.org/x/text/cases
 // for that language, as V8 does through ICU; any other locale, and none, maps as toUpperCase
 // and toLowerCase do (goja's own methods, kept). A locale that is not a well-formed tag is a
-// RangeError. guardSlowStrings, installed after, caps the lengths.
+// RangeError. Both are linear and interruptible (see forkTable).
 func (ir *intlRealm) installLocaleCase() {
 	vm := ir.rl.vm
 	stringProto := vm.GlobalObject().Get("String").(*goja.Object).Get("prototype").(*goja.Object)
@@ -617,7 +617,8 @@ func (ir *intlRealm) installLocaleCase() {
 				if m.upper {
 					caser = cases.Upper(lang)
 				}
-				return vm.ToValue(caser.String(call.This.String()))
+				s, _ := call.This.ToString().(goja.String)
+				return vm.CaseString(s, caser) // in chunks, polling the interrupt flag
 			}
 			v, err := plain(call.This)
 			ir.check(err)

@@ -615,39 +615,3 @@ func isIdentStart(c byte) bool {
 }
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
-
-// jsonNesting returns the deepest nesting of arrays and objects in JSON text and the number of
-// its structural tokens ('[', '{', ',' and ':'; each value but the first in a container follows
-// one), skipping strings. It stops early, returning figures above the limits, once either is
-// exceeded.
-func jsonNesting(text string, depthLimit, tokenLimit int) (deepest, tokens int) {
-	depth := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '"':
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
-		case '[', '{':
-			depth++
-			if depth > deepest {
-				deepest = depth
-			}
-			tokens++
-		case ']', '}':
-			if depth > 0 {
-				depth--
-			}
-		case ',', ':':
-			tokens++
-		default:
-			continue
-		}
-		if deepest > depthLimit || tokens > tokenLimit {
-			return deepest, tokens
-		}
-	}
-	return deepest, tokens
-}

@@ -96,30 +96,6 @@ func TestSourceNestingStopsEarly(t *testing.T) {
 	}
 }
 
-func TestJSONNesting(t *testing.T) {
-	cases := []struct {
-		text string
-		want int
-	}{
-		{`1`, 0}, {`[]`, 1}, {`[[{"a":[1]}]]`, 4}, {`["[[[[", {"]]]": "\"[["}]`, 2}, {`[1,[2],[3]]`, 2},
-		{`"unterminated [[[`, 0}, {`]]][[`, 2},
-	}
-	for _, c := range cases {
-		if got, _ := jsonNesting(c.text, 100, 100); got != c.want {
-			t.Errorf("jsonNesting(%s) = %d, want %d", c.text, got, c.want)
-		}
-	}
-	if got, _ := jsonNesting(strings.Repeat("[", 10_000_000), 10, 1<<30); got != 11 {
-		t.Errorf("jsonNesting stops at the depth limit: got %d", got)
-	}
-	if _, got := jsonNesting(`[1,{"a":[2,"x,y:z"]},3]`, 100, 100); got != 7 {
-		t.Errorf("tokens = %d, want 7", got)
-	}
-	if _, got := jsonNesting(strings.Repeat("1,", 10_000_000), 10, 100); got != 101 {
-		t.Errorf("jsonNesting stops at the token limit: got %d", got)
-	}
-}
-
 // nestedSource generates a random valid expression and the depth of its parse tree (counting
 // each bracket, operator and member or call link as a level), for FuzzSourceNesting.
 func nestedSource(r *rand.Rand, budget int) (string, int) {
@@ -177,7 +153,6 @@ func FuzzSourceNesting(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		sourceNesting(src)
-		jsonNesting(src, MaxJSONParseDepth, MaxJSONParseTokens)
 		var seed [2]uint64
 		for i := 0; i < len(src); i++ {
 			seed[i%2] = seed[i%2]*31 + uint64(src[i])
@@ -190,23 +165,22 @@ func FuzzSourceNesting(f *testing.F) {
 	})
 }
 
-// BenchmarkJSONParseCap times goja's JSON.parse (behind the guard) on the largest texts of
-// several shapes the limits allow: the longest one native step they leave.
-func BenchmarkJSONParseCap(b *testing.B) {
-	fill := func(unit string, tokensPer int, open, close string) string {
-		n := (MaxJSONParseText - len(open) - len(close)) / len(unit)
-		if tokensPer > 0 {
-			n = min(n, (MaxJSONParseTokens-len(open))/tokensPer)
-		}
+// BenchmarkJSONParse times JSON.parse (the goja fork's parser, runcode_jsonparse.go) on 32 MiB
+// texts of several shapes; there is no size limit below the heap, and the parser polls the
+// interrupt flag as it goes, so these are throughputs, not the longest step a budget waits for.
+func BenchmarkJSONParse(b *testing.B) {
+	const size = 32 << 20
+	fill := func(unit, open, close string) string {
+		n := (size - len(open) - len(close)) / len(unit)
 		return open + strings.TrimSuffix(strings.Repeat(unit, n), ",") + close
 	}
 	shapes := map[string]string{
-		"numbers":    fill("1,", 1, "[", "]"),
-		"strings":    fill(`"abcdefgh",`, 1, "[", "]"),
-		"objects":    fill(`{"a":1},`, 3, "[", "]"),
-		"one string": fill("a", 0, `"`, `"`),
-		"escapes":    fill(`\u0041`, 0, `"`, `"`),
-		"deep":       fill("1,", 1, strings.Repeat("[", MaxJSONParseDepth), strings.Repeat("]", MaxJSONParseDepth)),
+		"numbers":    fill("1,", "[", "]"),
+		"strings":    fill(`"abcdefgh",`, "[", "]"),
+		"objects":    fill(`{"a":1},`, "[", "]"),
+		"one string": fill("a", `"`, `"`),
+		"escapes":    fill(`\u0041`, `"`, `"`),
+		"deep":       fill("1,", strings.Repeat("[", MaxJSONParseDepth), strings.Repeat("]", MaxJSONParseDepth)),
 	}
 	for name, text := range shapes {
 		b.Run(name, func(b *testing.B) {

@@ -85,6 +85,10 @@ type realm struct {
 func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(cfg.MaxStackDepth)
+	// JSON.parse (the goja fork's: linear, interruptible, no Go recursion) refuses text nesting
+	// deeper than every JSON value crossing the boundary may, so a reviver's walk (which
+	// recurses in Go per level) stays shallow.
+	vm.SetJSONParseMaxDepth(MaxJSONParseDepth)
 	// eval and Function compile the program's text: a sourceMappingURL comment in it must not
 	// make goja read a file (see compileWrapped).
 	vm.SetParserOptions(parser.WithDisableSourceMaps)

@@ -58,7 +58,8 @@ var errNotAWorker = errors.New("jsruntime: the worker command is not a jsruntime
 // ProcessConfig configures a ProcessPool.
 type ProcessConfig struct {
 	// Config holds the per-run budgets; the workers enforce them, and the parent enforces the
-	// wall ceiling on the worker too. MaxHeapBytes is capped at half of MemoryLimit.
+	// wall ceiling on the worker too. MaxHeapBytes is half of MemoryLimit, or the lower
+	// MaxHeapBytes when it is set.
 	Config
 	// Size is the number of warm worker processes: started with the pool and kept while idle.
 	// Zero means 2.
@@ -81,7 +82,7 @@ type ProcessConfig struct {
 	// the Go runtime has reserved by then, plus stacks for the threads it may start later
 	// (RLIMIT_DATA counts address space, and those reservations are most of it while barely
 	// resident: see dataLimit). Its Go soft memory limit (debug.SetMemoryLimit) is three
-	// quarters of it and its heap watchdog trips at half of it (or MaxHeapBytes if lower). A
+	// quarters of it and its heap watchdog trips at half of it (or MaxHeapBytes if set and lower). A
 	// worker over it dies and its run ends as worker-exit. Zero means 1 GiB; otherwise at least
 	// 64 MiB. Race-detector builds skip the RLIMIT_DATA.
 	MemoryLimit int64
@@ -153,6 +154,7 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 	if _, ok := os.LookupEnv(workerEnv); ok {
 		return nil, errNotAWorker
 	}
+	heapSet := cfg.Config.MaxHeapBytes != 0
 	c, err := cfg.Config.validate()
 	if err != nil {
 		return nil, err
@@ -193,7 +195,14 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
-	c.MaxHeapBytes = min(c.MaxHeapBytes, cfg.MemoryLimit/2)
+	// The heap follows the memory limit: half of it, or MaxHeapBytes when that is set and lower.
+	// (It used to be min(MaxHeapBytes, MemoryLimit/2) with MaxHeapBytes defaulting to 512 MiB,
+	// so no MemoryLimit, and no --memory, let a worker's heap pass 512 MiB.)
+	if heapSet {
+		c.MaxHeapBytes = min(c.MaxHeapBytes, cfg.MemoryLimit/2)
+	} else {
+		c.MaxHeapBytes = cfg.MemoryLimit / 2
+	}
 	cfg.Config = c
 	if cfg.MaxInFlightBytes == 0 {
 		cfg.MaxInFlightBytes = c.MaxHeapBytes

@@ -8,26 +8,11 @@ import (
 	"github.com/dop251/goja"
 )
 
-// Size limits of JSON.parse. goja's JSON.parse cannot be interrupted, so one call can hold a run
-// past its compute budget; its cost is mostly per value (about 0.25–0.5 µs per structural
-// token; 8 MiB of "1," took 1.3 s) while one long string reads at about 200 MB/s. So the text
-// is bounded in structural tokens, and in bytes for the strings: either limit alone keeps one
-// call under about half a second (BenchmarkJSONParseCap).
-const (
-	// MaxJSONParseTokens bounds the '[', '{', ',' and ':' outside strings of the text.
-	MaxJSONParseTokens = 1 << 20
-	// MaxJSONParseText bounds the length of the text in bytes (UTF-8).
-	MaxJSONParseText = 32 << 20
-)
-
 // Messages of the source guards (thrown as RangeError in the program, or the failure of a
 // program text).
 const (
 	msgSourceTooDeep = "%s nests too deeply: more than %d levels of brackets and chained operators"
 	msgArrowsTooDeep = "%s nests more than %d arrow functions in one another"
-	msgJSONTooDeep   = "JSON.parse: text nests deeper than %d levels"
-	msgJSONTooLong   = "JSON.parse: text of %d bytes exceeds the limit of %d"
-	msgJSONTooMany   = "JSON.parse: text has more than %d structural tokens ([ { , :)"
 )
 
 // sourceNestingError returns the message for source text that nests beyond the limits
@@ -61,9 +46,9 @@ var (
 	})
 )
 
-// guardSources replaces the built-ins that parse text at run time with Go wrappers that
-// measure the text first (sourceNesting, jsonNesting) and throw a RangeError where goja's
-// recursive parser would overflow the Go stack, which no recover can catch:
+// guardSources replaces the built-ins that parse source text at run time with Go wrappers that
+// measure the text first (sourceNesting) and throw a RangeError where goja's recursive parser
+// would overflow the Go stack, which no recover can catch:
 //
 //   - eval: the wrapper evaluates in the global scope. goja makes a call direct only when the
 //     callee is its own eval, so with the wrapper installed every eval is indirect: code in
@@ -72,12 +57,14 @@ var (
 //     constructor properties): the parameters and body are converted to strings once, measured,
 //     and handed to the original as those strings. GeneratorFunction is guarded lazily (see
 //     guardGenerators): a generator exists only where some source text has a '*'.
-//   - JSON.parse: text longer than MaxJSONParseText bytes, with more than MaxJSONParseTokens
-//     structural tokens, or nesting deeper than MaxJSONParseDepth is refused.
+//
+// JSON.parse needs no wrapper: the goja fork's parser (third_party/goja/runcode_jsonparse.go)
+// does not recurse in Go, polls the interrupt flag as it goes, and refuses text nesting deeper
+// than MaxJSONParseDepth (newRealm sets the limit).
 //
 // The originals are held only by the wrappers' Go closures; every property that led to them
 // (the globals, Function.prototype.constructor, the async and generator function prototypes'
-// constructor, JSON.parse) leads to the wrappers.
+// constructor) leads to the wrappers.
 func (rl *realm) guardSources() error {
 	vm := rl.vm
 	global := vm.GlobalObject()
@@ -114,33 +101,7 @@ func (rl *realm) guardSources() error {
 		return err
 	}
 
-	json, ok := global.Get("JSON").(*goja.Object)
-	if !ok {
-		return fmt.Errorf("jsruntime: JSON is missing")
-	}
-	parse, ok := goja.AssertFunction(json.Get("parse"))
-	if !ok {
-		return fmt.Errorf("jsruntime: JSON.parse is missing")
-	}
-	guardedParse := vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		text := call.Argument(0).ToString() // once: a toString method runs once, as in goja's
-		s := text.String()
-		if len(s) > MaxJSONParseText {
-			panic(rl.rangeError(fmt.Sprintf(msgJSONTooLong, len(s), MaxJSONParseText)))
-		}
-		switch depth, tokens := jsonNesting(s, MaxJSONParseDepth, MaxJSONParseTokens); {
-		case depth > MaxJSONParseDepth:
-			panic(rl.rangeError(fmt.Sprintf(msgJSONTooDeep, MaxJSONParseDepth)))
-		case tokens > MaxJSONParseTokens:
-			panic(rl.rangeError(fmt.Sprintf(msgJSONTooMany, MaxJSONParseTokens)))
-		}
-		v, err := parse(json, text, call.Argument(1))
-		if err != nil {
-			panic(err)
-		}
-		return v
-	}).(*goja.Object)
-	return defineMethod(vm, json, "parse", guardedParse, 2)
+	return nil
 }
 
 // checkSource throws a RangeError in the program when src nests beyond the limits, and guards

@@ -310,6 +310,16 @@ func Reserve(ctx context.Context, n int64) error {
 	return FromContext(ctx).Reserve(ctx, n)
 }
 
+// LimitOf returns the limit of the budget whose Account ctx carries, and false when ctx carries
+// none (the caller is not part of a budgeted run).
+func LimitOf(ctx context.Context) (int64, bool) {
+	a := FromContext(ctx)
+	if a == nil {
+		return 0, false
+	}
+	return a.b.limit, true
+}
+
 // Release returns n bytes to the Account ctx carries (see Account.Release).
 func Release(ctx context.Context, n int64) {
 	if n < MinReserve {

@@ -2,7 +2,6 @@ package goja
 
 import (
 	"math"
-	"sort"
 	"sync"
 )
 
@@ -397,11 +396,12 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 
 	if s != nil {
 		ctx := arraySortCtx{
-			obj:     s,
-			compare: compareFn,
+			obj:       s,
+			compare:   compareFn,
+			jsCompare: isJSFunction(arg), // runcode
 		}
 
-		sort.Stable(&ctx)
+		r.stableSort(&ctx) // runcode: runcode_sort.go
 	} else {
 		length := toLength(o.self.getStr("length", nil))
 		a := make([]Value, 0, length)
@@ -413,11 +413,12 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 		}
 		ar := r.newArrayValues(a)
 		ctx := arraySortCtx{
-			obj:     ar.self,
-			compare: compareFn,
+			obj:       ar.self,
+			compare:   compareFn,
+			jsCompare: isJSFunction(arg), // runcode
 		}
 
-		sort.Stable(&ctx)
+		r.stableSort(&ctx) // runcode: runcode_sort.go
 		for i := 0; i < len(a); i++ {
 			o.self.setOwnIdx(valueInt(i), a[i], true)
 		}
@@ -1350,11 +1351,12 @@ func (r *Runtime) arrayproto_toSorted(call FunctionCall) Value {
 
 	ar := r.newArrayValues(a)
 	ctx := arraySortCtx{
-		obj:     ar.self,
-		compare: compareFn,
+		obj:       ar.self,
+		compare:   compareFn,
+		jsCompare: isJSFunction(call.Argument(0)), // runcode
 	}
 
-	sort.Stable(&ctx)
+	r.stableSort(&ctx) // runcode: runcode_sort.go
 	return ar
 }
 
@@ -1758,6 +1760,10 @@ type sortable interface {
 type arraySortCtx struct {
 	obj     sortable
 	compare func(FunctionCall) Value
+	// runcode: jsCompare is set when compare is a function written in JavaScript; args is the
+	// argument slice reused for its calls.
+	jsCompare bool
+	args      [2]Value
 }
 
 func (a *arraySortCtx) sortCompare(x, y Value) int {
@@ -1786,9 +1792,16 @@ func (a *arraySortCtx) sortCompare(x, y Value) int {
 	}
 
 	if a.compare != nil {
+		// runcode: a JavaScript comparator copies its arguments onto the VM stack, so one
+		// argument slice serves every call (runcode_sort.go).
+		args := []Value{x, y}
+		if a.jsCompare {
+			a.args[0], a.args[1] = x, y
+			args = a.args[:]
+		}
 		f := a.compare(FunctionCall{
 			This:      _undefined,
-			Arguments: []Value{x, y},
+			Arguments: args,
 		}).ToFloat()
 		if f > 0 {
 			return 1

@@ -9,7 +9,6 @@ import (
 
 	"github.com/dop251/goja/unistring"
 
-	"github.com/dop251/goja/parser"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/norm"
@@ -467,11 +466,17 @@ func (r *Runtime) stringproto_normalize(call FunctionCall) Value {
 	case asciiString:
 		return s
 	case unicodeString:
+		if len(s) > stringChunk { // runcode: chunked, polling the interrupt flag (runcode_strings.go)
+			return r.TransformString(s, f)
+		}
 		ss := s.String()
 		return newStringValue(f.String(ss))
 	case *importedString:
 		if s.scanned && s.u == nil {
 			return asciiString(s.s)
+		}
+		if len(s.s) > stringChunk { // runcode: chunked, polling the interrupt flag (runcode_strings.go)
+			return r.TransformString(s, f)
 		}
 		return newStringValue(f.String(s.s))
 	default:
@@ -565,21 +570,12 @@ func (r *Runtime) stringproto_repeat(call FunctionCall) Value {
 	}
 	num := toIntStrict(numInt)
 	a, u := devirtualizeString(s)
+	// runcode: by doubling copies (O(log n) copies instead of n appends: "x".repeat(1e7) took
+	// 1s under the race detector), see runcode_strings.go.
 	if u == nil {
-		var sb strings.Builder
-		sb.Grow(len(a) * num)
-		for i := 0; i < num; i++ {
-			sb.WriteString(string(a))
-		}
-		return asciiString(sb.String())
+		return asciiString(strings.Repeat(string(a), num))
 	}
-
-	var sb unicodeStringBuilder
-	sb.Grow(u.Length() * num)
-	for i := 0; i < num; i++ {
-		sb.writeUnicodeString(u)
-	}
-	return sb.String()
+	return repeatUTF16(u, num)
 }
 
 func getReplaceValue(replaceValue Value) (str String, rcall func(FunctionCall) Value) {
@@ -637,7 +633,10 @@ func (r *Runtime) stringReplace(s String, found []regexpResult, newstring String
 			lastIndex = item.indexes[1]
 		}
 	} else {
-		for _, item := range found {
+		for i, item := range found {
+			if i%stringPollEvery == stringPollEvery-1 {
+				r.pollInterrupt() // runcode: runcode_strings.go
+			}
 			if item.indexes[0] != lastIndex {
 				buf.WriteString(s.Substring(lastIndex, item.indexes[0]))
 			}
@@ -725,19 +724,14 @@ func (r *Runtime) stringproto_replaceAll(call FunctionCall) Value {
 	}
 
 	s := call.This.toString()
-	var found []regexpResult
 	searchStr := searchValue.toString()
 	searchLength := searchStr.Length()
 	advanceBy := toIntStrict(max(1, int64(searchLength)))
 
-	pos := s.index(searchStr, 0)
-	for pos != -1 {
-		found = append(found, regexpResult{indexes: []int{pos, pos + searchLength}})
-		pos = s.index(searchStr, pos+advanceBy)
-	}
-
 	str, rcall := getReplaceValue(replaceValue)
-	return r.stringReplace(s, found, str, rcall)
+	// runcode: the result is built as the matches are found, polling the interrupt flag
+	// (runcode_strings.go), instead of from a list of every match.
+	return r.replaceAllString(s, searchStr, advanceBy, str, rcall)
 }
 
 func (r *Runtime) stringproto_search(call FunctionCall) Value {
@@ -847,6 +841,9 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 	if su == nil { // ASCII string
 		if sepu == nil {
 			// Both are ASCII
+			if len(sepa) > 0 { // runcode: polls the interrupt flag (runcode_strings.go)
+				return r.newArrayValues(r.splitASCII(string(sa), string(sepa), limit))
+			}
 			splitLimit := limit
 			if limit > 0 {
 				splitLimit = limit + 1
@@ -859,6 +856,9 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 			}
 			valueArray = make([]Value, len(split))
 			for index, value := range split {
+				if index%stringChunk == stringChunk-1 {
+					r.pollInterrupt() // runcode
+				}
 				valueArray[index] = asciiString(value)
 			}
 		} else {
@@ -883,6 +883,9 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 				limit = min(math.MaxInt, math.MaxUint32)
 			}
 			for ; limit > 0; limit-- {
+				if len(valueArray)%stringPollEvery == stringPollEvery-1 {
+					r.pollInterrupt() // runcode
+				}
 				var sb strings.Builder
 				for i := range idx {
 					if su[i] >= utf8.RuneSelf {
@@ -913,6 +916,9 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 				su = su[:limit]
 			}
 			for len(su) > 0 {
+				if len(su)%stringChunk == 0 {
+					r.pollInterrupt() // runcode
+				}
 				c := su[0]
 				if c >= utf8.RuneSelf {
 					chunk := unicodeString{unistring.BOM, c}
@@ -989,38 +995,35 @@ func (r *Runtime) stringproto_toLowerCase(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	return s.toLower()
+	return r.lowerString(s) // runcode: chunked, polling the interrupt flag (runcode_strings.go)
 }
 
 func (r *Runtime) stringproto_toUpperCase(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	return s.toUpper()
+	return r.upperString(s) // runcode: chunked, polling the interrupt flag (runcode_strings.go)
 }
 
 func (r *Runtime) stringproto_trim(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	// TODO handle invalid UTF-16
-	return newStringValue(strings.Trim(s.String(), parser.WhitespaceChars))
+	return trimString(s, true, true) // runcode: reads only the whitespace (runcode_strings.go)
 }
 
 func (r *Runtime) stringproto_trimEnd(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	// TODO handle invalid UTF-16
-	return newStringValue(strings.TrimRight(s.String(), parser.WhitespaceChars))
+	return trimString(s, false, true) // runcode: reads only the whitespace (runcode_strings.go)
 }
 
 func (r *Runtime) stringproto_trimStart(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	// TODO handle invalid UTF-16
-	return newStringValue(strings.TrimLeft(s.String(), parser.WhitespaceChars))
+	return trimString(s, true, false) // runcode: reads only the whitespace (runcode_strings.go)
 }
 
 func (r *Runtime) stringproto_substr(call FunctionCall) Value {
@@ -1058,7 +1061,8 @@ func (r *Runtime) stringIterProto_next(call FunctionCall) Value {
 func (r *Runtime) createStringIterProto(val *Object) objectImpl {
 	o := newBaseObjectObj(val, r.getIteratorPrototype(), classObject)
 
-	o._putProp("next", r.newNativeFunc(r.stringIterProto_next, "next", 0), true, false, true)
+	r.stringIterNext = r.newNativeFunc(r.stringIterProto_next, "next", 0) // runcode: for iterateString
+	o._putProp("next", r.stringIterNext, true, false, true)
 	o._putSym(SymToStringTag, valueProp(asciiString(classStringIterator), false, false, true))
 
 	return o

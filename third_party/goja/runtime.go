@@ -206,6 +206,10 @@ type Runtime struct {
 	// Stack for tracking objects currently being converted to string
 	// to detect and handle circular references
 	toStringStack []*Object
+
+	jsonMaxDepth int // runcode: see SetJSONParseMaxDepth (runcode_jsonparse.go)
+	// runcode: the intrinsic %StringIteratorPrototype%.next, for iterateString.
+	stringIterNext *Object
 }
 
 type StackFrame struct {
@@ -2746,6 +2750,9 @@ func iteratorValue(iterResult *Object) Value {
 
 func (ir *iteratorRecord) iterate(step func(Value)) {
 	r := ir.iterator.runtime
+	if r.iterateString(ir, step) { // runcode: runcode_sort.go
+		return
+	}
 	for {
 		if ir.next == nil {
 			panic(r.NewTypeError("iterator.next is missing or not a function"))

@@ -18,8 +18,34 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// maxFileSize is the largest file read_file returns and grep searches: 16 MiB.
+// maxFileSize is the largest file grep searches, and the largest file read_file returns to a
+// call outside a budgeted run: 16 MiB. Within a run, read_file's limit is the run's memory
+// budget (readLimit).
 const maxFileSize = 16 << 20
+
+// readLimit is the largest file read_file reads for a call in ctx: within a run's memory budget
+// (a Code Mode run's sub-calls carry one; the CLI's is a quarter of --memory), what the budget
+// could ever hold, its limit over the copies a read holds; outside one, maxFileSize. It is no
+// fixed size below the budget: a 50 MB log is read whole once the budget holds two copies.
+func readLimit(ctx context.Context, copies int64) (limit int64, budgeted bool) {
+	if b, ok := membudget.LimitOf(ctx); ok {
+		return b / max(copies, 1), true
+	}
+	return maxFileSize, false
+}
+
+// overReadLimit is read_file's refusal of a file of size bytes (0: unknown) over limit.
+func overReadLimit(shown string, size, limit int64, budgeted bool, copies int64) error {
+	what := "the file is over"
+	if size > 0 {
+		what = fmt.Sprintf("the file is %d bytes, over", size)
+	}
+	if budgeted {
+		return fmt.Errorf("cannot read %q: %s the %s this run's memory budget of %s can hold (reading holds %d copies of a file)",
+			shown, what, membudget.Size(limit), membudget.Size(limit*copies), copies)
+	}
+	return fmt.Errorf("cannot read %q: %s the %s limit", shown, what, membudget.Size(limit))
+}
 
 func alwaysSafe(jsonv.Value) bool { return true }
 
@@ -63,7 +89,7 @@ func lineOffset(text string, n int) int {
 const readCopies = 2
 
 // readText opens name (clean, root-relative) and reads it whole as a string, refusing anything
-// but a regular file and files larger than maxFileSize. Before reading, it reserves copies
+// but a regular file and files larger than readLimit. Before reading, it reserves copies
 // times the file's size from the run's memory budget (see membudget.Reserve), so that a
 // file is read only when the run can afford it: the reservation waits while other calls hold
 // the budget, and fails when it could never fit. It reads into one buffer of the file's size
@@ -83,8 +109,9 @@ func (w *Workspace) readText(ctx context.Context, name, shown string, copies int
 	}
 	defer f.Close()
 	size := info.Size()
-	if size > maxFileSize {
-		return "", fmt.Errorf("cannot read %q: the file is %d bytes, over the 16 MiB limit", shown, size)
+	limit, budgeted := readLimit(ctx, copies)
+	if size > limit && !budgeted { // within a budget, the reservation refuses it, naming the sizes
+		return "", overReadLimit(shown, size, limit, budgeted, copies)
 	}
 	if err := reserveFor(ctx, "read", shown, "it is "+membudget.Size(size), copies*size); err != nil {
 		return "", err
@@ -98,14 +125,14 @@ func (w *Workspace) readText(ctx context.Context, name, shown string, copies int
 		return "", fsError("read", shown, "no such file", err)
 	}
 	if int64(b.Len()) > size {
-		if err := reserveFor(ctx, "read", shown, "it grew while being read", copies*(maxFileSize-size)); err != nil {
+		if err := reserveFor(ctx, "read", shown, "it grew while being read", copies*(limit-size)); err != nil {
 			return "", err
 		}
-		if _, err := io.Copy(&b, io.LimitReader(f, maxFileSize+1-int64(b.Len()))); err != nil {
+		if _, err := io.Copy(&b, io.LimitReader(f, limit+1-int64(b.Len()))); err != nil {
 			return "", fsError("read", shown, "no such file", err)
 		}
-		if b.Len() > maxFileSize {
-			return "", fmt.Errorf("cannot read %q: the file is over the 16 MiB limit", shown)
+		if int64(b.Len()) > limit {
+			return "", overReadLimit(shown, 0, limit, budgeted, copies)
 		}
 	}
 	return b.String(), nil
@@ -155,7 +182,7 @@ func (w *Workspace) readFileTool() registry.Tool {
 		Name: "read_file",
 		Description: "Read a UTF-8 text file in the workspace, optionally only a range of lines. " +
 			"Returns the content with the line range actually returned and the file's total line count. " +
-			"Files over 16 MiB, binary files (containing NUL bytes) and files that are not valid UTF-8 are refused (the error names the offset of the first invalid byte), as is anything but a regular file.",
+			"Files larger than the run's memory budget can hold (16 MiB outside a run), binary files (containing NUL bytes) and files that are not valid UTF-8 are refused (the error names the offset of the first invalid byte), as is anything but a regular file.",
 		Parameters: jsonv.MustParse(`{
 			"type": "object",
 			"properties": {

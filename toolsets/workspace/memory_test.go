@@ -74,6 +74,28 @@ func TestReadFileOverTheBudgetIsRefused(t *testing.T) {
 	}
 }
 
+// Within a run's memory budget read_file's limit is the budget, not a fixed size: it refused any
+// file over 16 MiB whatever --memory said (issue 23), so a 20 MiB log had to be paged by lines.
+// Outside a run the 16 MiB limit stays.
+func TestReadFileLimitFollowsTheBudget(t *testing.T) {
+	f := newFixture(t)
+	text := bigText(20 * mib)
+	writeFiles(t, f.dir, map[string]string{"log.txt": text})
+	b := membudget.New(48 * mib)
+	res := f.callIn(membudget.NewContext(context.Background(), b.Open()), "read_file", `{"path": "log.txt"}`)
+	if res.IsError || len(res.Value.Lookup("content").AsString()) != len(text) {
+		t.Fatalf("read_file of 20 MiB under a 48 MiB budget: %v", res.Err)
+	}
+	res = f.callIn(membudget.NewContext(context.Background(), membudget.New(32*mib).Open()), "read_file", `{"path": "log.txt"}`)
+	if !res.IsError || !strings.Contains(res.Err.Message, "over this run's memory budget of 32 MiB") {
+		t.Fatalf("read_file of 20 MiB under a 32 MiB budget: %v", res.Err)
+	}
+	res = f.call(t, "read_file", `{"path": "log.txt"}`)
+	if !res.IsError || !strings.Contains(res.Err.Message, "over the 16 MiB limit") {
+		t.Fatalf("read_file of 20 MiB outside a run: %v", res.Err)
+	}
+}
+
 // A read that does not fit waits for earlier calls to release the budget; its context ends
 // the wait.
 func TestReadFileWaitsForTheBudget(t *testing.T) {
@@ -203,7 +225,7 @@ func TestReadersOfAFileThatGrows(t *testing.T) {
 		t.Fatalf("read_file of a growing file: %v %v", res.Value, res.Err)
 	}
 	// 4 bytes for the size it had (too small to count), then the rest up to the limit.
-	if want := int64(readCopies * (maxFileSize - len("one\n"))); held(b) != want {
+	if want := int64(readCopies * (64*mib/readCopies - len("one\n"))); held(b) != want {
 		t.Fatalf("held %d, want the reservation for the largest readable file, %d", held(b), want)
 	}
 	a.Close()

@@ -38,8 +38,9 @@
 // them). So a read followed by a write of what was read reproduces the file byte for byte, in
 // every isolation, and every path a tool reports names a file that exists.
 //
-// Limits: write_file writes at most Options.MaxFileBytes per file (default 16 MiB, the
-// read_file limit) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
+// Limits: read_file reads a file as large as the run's memory budget can hold twice (see
+// Memory; outside a budgeted run, 16 MiB), grep searches files of at most 16 MiB, and
+// write_file writes at most Options.MaxFileBytes per file (default 16 MiB) and at most Options.MaxWriteBytes per run (default 256 MiB): one top-level
 // call and every sub-call made on its behalf, such as all the calls of one Code Mode program,
 // share the budget (see registry.Invocation.RootValue); a direct call has its own. Each file
 // or directory a write creates counts 4 KiB of the budget besides its content (the default
@@ -101,7 +102,7 @@ type Options struct {
 	// counts 4 KiB besides its content. Zero means DefaultMaxWriteBytes (256 MiB).
 	MaxWriteBytes int64
 	// MaxFileBytes is the largest content write_file writes in one call. Zero means
-	// DefaultMaxFileBytes (16 MiB, the largest file read_file reads).
+	// DefaultMaxFileBytes (16 MiB).
 	MaxFileBytes int64
 }
 
