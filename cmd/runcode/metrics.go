@@ -14,7 +14,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -27,7 +27,7 @@ var runOutcomes = []string{
 	outcomeOK,
 	string(jsruntime.KindException), string(jsruntime.KindTimeout), string(jsruntime.KindAbort),
 	string(jsruntime.KindWorkerExit), string(jsruntime.KindInvalidOutput), string(jsruntime.KindOutputLimit),
-	string(codemode.KindTypecheck), mcptools.KindInvalidArguments, mcptools.KindShuttingDown, mcptools.KindInternal,
+	string(codemode.KindTypecheck), mcpserve.KindInvalidArguments, mcpserve.KindShuttingDown, mcpserve.KindInternal,
 }
 
 // runDurationBuckets span a one-call run (milliseconds) to the default wall ceiling (10m).
@@ -44,7 +44,7 @@ type serveMetrics struct {
 // newServeMetrics registers serve's metrics: runs by outcome, their duration, sub-calls by tool
 // and outcome, runs in flight (gate), the worker pool's size and busy workers (pool, nil
 // in-process: those two are then absent), and the Go runtime's and the process's own.
-func newServeMetrics(gate *mcptools.RunGate, pool *jsruntime.ProcessPool) *serveMetrics {
+func newServeMetrics(gate *mcpserve.RunGate, pool *jsruntime.ProcessPool) *serveMetrics {
 	m := &serveMetrics{
 		registry: prometheus.NewRegistry(),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -96,7 +96,7 @@ func newServeMetrics(gate *mcptools.RunGate, pool *jsruntime.ProcessPool) *serve
 }
 
 // observeRun counts a finished call.
-func (m *serveMetrics) observeRun(rep mcptools.RunReport) {
+func (m *serveMetrics) observeRun(rep mcpserve.RunReport) {
 	m.runs.WithLabelValues(runOutcome(rep.Kind)).Inc()
 	m.runDuration.Observe(rep.Duration.Seconds())
 }

@@ -16,9 +16,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/mcptools"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // httpPath is where --http serves the streamable MCP endpoint.
@@ -84,7 +84,7 @@ func (s *serveFlags) validate(set map[string]bool) error {
 	case s.maxReply < 16<<10:
 		return &flagUsageError{"--max-reply must be at least 16KiB"}
 	}
-	if _, err := mcptools.ParseStructuredMode(s.structured); err != nil {
+	if _, err := mcpserve.ParseStructuredMode(s.structured); err != nil {
 		return &flagUsageError{fmt.Sprintf("--structured %q: want auto, always or never", s.structured)}
 	}
 	if err := s.validateStateless(set); err != nil {
@@ -129,7 +129,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	lim := defaultLimits()
 	lim.register(fs)
 	lim.registerPool(fs)
-	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout, maxReply: mcptools.DefaultMaxReplyBytes}
+	sf := serveFlags{maxMessage: mcpserve.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout, maxReply: mcpserve.DefaultMaxReplyBytes}
 	sf.register(fs)
 	var lf logFlags
 	lf.register(fs)
@@ -191,12 +191,12 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			opened.close()
 		}
 	}()
-	gate := mcptools.NewRunGate()
+	gate := mcpserve.NewRunGate()
 	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcptools.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
+	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
 	if err != nil {
 		return 0, err
 	}
@@ -205,7 +205,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) over stdio\n", tools)
 		err = c.serveStdio(srv, gate, sf)
 	} else {
-		h := mcptools.NewHTTPHandler(srv, mcptools.HTTPOptions{
+		h := mcpserve.NewHTTPHandler(srv, mcpserve.HTTPOptions{
 			Token:           token,
 			SessionTimeout:  sf.sessionTimeout,
 			MaxSessions:     sf.maxSessions,
@@ -291,7 +291,7 @@ func hostIsLoopback(host string) bool {
 // drain stops starting runs, lets those in flight finish for up to timeout and aborts the rest.
 // It reports false when runs have still not ended stuckGrace after their abort (stuck in one
 // native step the runtime cannot interrupt): the server is to exit without them.
-func (c *cli) drain(gate *mcptools.RunGate, timeout time.Duration) bool {
+func (c *cli) drain(gate *mcpserve.RunGate, timeout time.Duration) bool {
 	if n := gate.Running(); n > 0 {
 		fmt.Fprintf(c.stderr, "runcode: shutting down: waiting up to %s for %d run(s) in flight (signal again to exit at once)\n", timeout, n)
 	}
@@ -329,7 +329,7 @@ func waitAnswered(wait func(context.Context) error) {
 
 // serveStdio serves one session over the CLI's stdin and stdout until stdin ends (a clean end)
 // or the context is cancelled (then it drains first).
-func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags) error {
+func (c *cli) serveStdio(srv *mcp.Server, gate *mcpserve.RunGate, sf serveFlags) error {
 	in, ok := c.stdin.(io.ReadCloser)
 	if !ok {
 		in = io.NopCloser(c.stdin)
@@ -337,7 +337,7 @@ func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags)
 	// The session outlives the first signal so that the runs in flight can answer.
 	sessionCtx, endSession := context.WithCancel(context.WithoutCancel(c.ctx))
 	defer endSession()
-	transport := &mcptools.LineTransport{Reader: in, Writer: nopWriteCloser{c.stdout}, MaxMessageBytes: int(sf.maxMessage)}
+	transport := &mcpserve.LineTransport{Reader: in, Writer: nopWriteCloser{c.stdout}, MaxMessageBytes: int(sf.maxMessage)}
 	served := make(chan error, 1)
 	go func() { served <- srv.Run(sessionCtx, transport) }()
 	var err error
@@ -360,7 +360,7 @@ func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags)
 // serveHTTP serves h at httpPath on ln until the context is cancelled, then drains: run_code
 // calls fail with a clear error, runs in flight finish for up to drainTimeout, the rest are
 // aborted, the sessions closed and the server shut down.
-func (c *cli) serveHTTP(ln net.Listener, h *mcptools.HTTPHandler, gate *mcptools.RunGate, ops *serviceOps, drainTimeout time.Duration) error {
+func (c *cli) serveHTTP(ln net.Listener, h *mcpserve.HTTPHandler, gate *mcpserve.RunGate, ops *serviceOps, drainTimeout time.Duration) error {
 	mux := http.NewServeMux()
 	mux.Handle(httpPath, h)
 	ops.routes(mux, h)

@@ -78,7 +78,7 @@ type sources struct {
 	// orphanEnv is an --mcp-env given before any --mcp.
 	orphanEnv bool
 	// mcpMaxMessage is --mcp-max-message, the cap on one message from an MCP source; zero
-	// means mcptools.DefaultMaxMessageBytes. A config entry's "maxMessageBytes" wins.
+	// means mcpserve.DefaultMaxMessageBytes. A config entry's "maxMessageBytes" wins.
 	mcpMaxMessage byteSize
 }
 

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // The structured side of a run_code result: the canonical outcome as structuredContent, the
 // outputSchema that declares it, and the report a host gets of every call.

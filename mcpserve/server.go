@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // The server side: NewServer offers a registry's run_code, with the SDK of the registry's tools
 // in its description, to any MCP client.
@@ -20,6 +20,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -35,7 +36,7 @@ type ServerOptions struct {
 	// view).
 	Scope *registry.Scope
 	// CompactAbove picks the full or the compact SDK in the tool's description, as
-	// codemode.SectionOptions.CompactAbove; pass the value given to codemode.Install.
+	// codemode.SectionOptions.CompactAbove; pass the value given to codemode.New.
 	CompactAbove int
 	// ProgressInterval is how often a running program reports progress to a client that asked
 	// for it with a progress token (zero: DefaultProgressInterval; negative: no heartbeat, only
@@ -80,18 +81,18 @@ type ServerOptions struct {
 // elapsed time in seconds; the message counts the settled sub-calls.
 func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) {
 	if reg == nil {
-		return nil, errors.New("mcptools: NewServer needs a registry")
+		return nil, errors.New("mcpserve: NewServer needs a registry")
 	}
 	if mode := reg.PresentationOf(opts.Scope); mode == registry.PresentNative {
-		return nil, fmt.Errorf("mcptools: the scope presents %q: present code or both to serve %s", mode, registry.ReservedName)
+		return nil, fmt.Errorf("mcpserve: the scope presents %q: present code or both to serve %s", mode, registry.ReservedName)
 	}
 	tool, ok := reg.Get(registry.ReservedName, opts.Scope)
 	if !ok {
-		return nil, fmt.Errorf("mcptools: %s is not installed: install it with codemode.Install", registry.ReservedName)
+		return nil, fmt.Errorf("mcpserve: %s is not installed: install it with codemode.New", registry.ReservedName)
 	}
 	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove})
 	if err != nil {
-		return nil, fmt.Errorf("mcptools: %w", err)
+		return nil, fmt.Errorf("mcpserve: %w", err)
 	}
 	description := strings.TrimSpace(tool.Description)
 	for _, s := range sections {
@@ -113,11 +114,11 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	}
 	mode := cmp.Or(opts.Structured, StructuredAuto)
 	if _, err := ParseStructuredMode(string(mode)); err != nil {
-		return nil, fmt.Errorf("mcptools: ServerOptions.Structured: %w", err)
+		return nil, fmt.Errorf("mcpserve: ServerOptions.Structured: %w", err)
 	}
 	maxReply := cmp.Or(opts.MaxReplyBytes, DefaultMaxReplyBytes)
 	if maxReply < minMaxReplyBytes {
-		return nil, fmt.Errorf("mcptools: ServerOptions.MaxReplyBytes must be at least %d, got %d", minMaxReplyBytes, maxReply)
+		return nil, fmt.Errorf("mcpserve: ServerOptions.MaxReplyBytes must be at least %d, got %d", minMaxReplyBytes, maxReply)
 	}
 	var outputSchema any // declared only when every reply carries structuredContent
 	if mode == StructuredAlways {
@@ -196,7 +197,7 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		defer leave()
 		ctx = runCtx
 	}
-	ctx = ExtractTraceContext(ctx, req.Params.Meta)
+	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
 	}
@@ -211,7 +212,7 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 		p := &progress{session: req.Session, token: token, callID: rep.CallID, start: time.Now(), kick: make(chan struct{}, 1)}
 		remove := h.reg.OnResult(p.observe)
-		ctx = context.WithValue(ctx, upstreamProgressKey{}, upstreamProgress(p.forward))
+		ctx = mcptools.WithUpstreamProgress(ctx, p.forward)
 		runCtx, stop := context.WithCancel(ctx)
 		var wg sync.WaitGroup
 		wg.Go(func() { p.report(runCtx, h.interval) })
@@ -297,15 +298,7 @@ type progress struct {
 	upstream string // the latest progress of an upstream MCP tool not reported yet
 }
 
-// upstreamProgress receives the progress notifications of an upstream MCP tool (its qualified
-// name) that a run calls; a run's context carries it (upstreamProgressKey) when its client
-// asked for progress, and the MCP client half (Server.call) asks the upstream server for
-// progress only then.
-type upstreamProgress func(tool string, p *mcp.ProgressNotificationParams)
-
-type upstreamProgressKey struct{}
-
-// forward is the run's upstreamProgress: the next notification passes on the tool's progress
+// forward is the run's upstream progress sink (mcptools.WithUpstreamProgress): the next notification passes on the tool's progress
 // in its message ("tool: message (progress/total)"); the run's progress value stays the
 // elapsed time, so it still increases. Progress reported faster than the client reads is
 // coalesced to the latest.
