@@ -72,16 +72,14 @@
 //
 // With Source.OnToolsChanged set, a notifications/tools/list_changed from the server makes the
 // Server list its tools again (Refresh) and pass the new set to the callback. A long-lived host
-// re-registers there:
+// keeps the registry current with a [Sync]: its Update is the callback, its Register the first
+// registration, and a change that arrives before that registration is not lost.
 //
-//	var unregister func()
-//	src.OnToolsChanged = func(tools []registry.Tool, err error) {
-//		if err != nil {
-//			return // keep the old set
-//		}
-//		unregister()
-//		unregister, _ = reg.Register(tools...)
-//	}
+//	sync := mcptools.NewSync(reg)
+//	src.OnToolsChanged = sync.Update
+//	srv, err := mcptools.Connect(ctx, src)
+//	…
+//	err = sync.Register("MCP server "+srv.Name(), srv.Tools())
 //
-// A one-shot host such as the runcode CLI can ignore it.
+// A one-shot host such as runcode run can ignore changes.
 package mcptools

@@ -5,9 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/runcode-dev/runcode/internal/childenv"
@@ -104,7 +102,7 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 	type sourced struct {
 		label string
 		tools []registry.Tool
-		live  *liveTools // MCP sources: keeps the registration current
+		live  *mcptools.Sync // MCP sources: keeps the registration current
 	}
 	var all []sourced
 	var closers []func() error
@@ -156,13 +154,14 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 	if s.mcpMaxMessage != 0 && (s.mcpMaxMessage < 1<<10 || s.mcpMaxMessage > 1<<30) {
 		return nil, nil, &usageError{"--mcp-max-message must be between 1KiB and 1GiB"}
 	}
-	lives := make([]*liveTools, len(mcpSources))
+	reg := registry.New()
+	lives := make([]*mcptools.Sync, len(mcpSources))
 	for i := range mcpSources {
 		if mcpSources[i].MaxMessageBytes == 0 {
 			mcpSources[i].MaxMessageBytes = int(s.mcpMaxMessage)
 		}
-		lives[i] = &liveTools{}
-		mcpSources[i].OnToolsChanged = lives[i].update
+		lives[i] = mcptools.NewSync(reg)
+		mcpSources[i].OnToolsChanged = lives[i].Update
 	}
 	servers, err := connectAll(mcpSources)
 	if err != nil {
@@ -170,11 +169,11 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 	}
 	for i, srv := range servers {
 		closers = append(closers, srv.Close)
-		lives[i].label = fmt.Sprintf("MCP server %q", srv.Name())
+		label := fmt.Sprintf("MCP server %q", srv.Name())
 		if mcpLabels[i] != "" {
-			lives[i].label = mcpLabels[i]
+			label = mcpLabels[i]
 		}
-		all = append(all, sourced{lives[i].label, srv.Tools(), lives[i]})
+		all = append(all, sourced{label, srv.Tools(), lives[i]})
 	}
 	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
 		dir := s.workspace
@@ -189,7 +188,6 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 		closers = append(closers, ws.Close)
 		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools(), nil})
 	}
-	reg := registry.New()
 	owner := map[string]string{}
 	for _, src := range all {
 		for _, t := range src.tools {
@@ -199,67 +197,19 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 			}
 			owner[t.Name] = src.label
 		}
-		unregister, err := reg.Register(src.tools...)
-		if err != nil {
+		if src.live != nil {
+			if err := src.live.Register(src.label, src.tools); err != nil {
+				closeAll()
+				return nil, nil, err
+			}
+			continue
+		}
+		if _, err := reg.Register(src.tools...); err != nil {
 			closeAll()
 			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
 		}
-		if src.live != nil {
-			src.live.attach(reg, unregister, src.tools)
-		}
 	}
 	return reg, closeAll, nil
-}
-
-// liveTools keeps one MCP server's tools in a registry current for long-lived commands
-// (serve): when the server announces a changed tool list, its old registrations are removed and
-// the new tools registered. Programs see the new set from their next run; a run that starts
-// during the swap may miss the server's tools. An announcement that changes nothing is ignored.
-// A change announced before the first registration is missed; failures are logged to stderr and
-// leave the server without tools rather than with stale ones.
-type liveTools struct {
-	mu         sync.Mutex
-	label      string
-	reg        *registry.Registry
-	unregister func()
-	current    string // fingerprint of the registered tools
-}
-
-func (l *liveTools) attach(reg *registry.Registry, unregister func(), tools []registry.Tool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.reg, l.unregister, l.current = reg, unregister, fingerprint(tools)
-}
-
-// fingerprint identifies a tool set by what models and programs see of it.
-func fingerprint(tools []registry.Tool) string {
-	var b strings.Builder
-	for _, t := range tools {
-		b.WriteString(t.Name + "\x00" + t.Description + "\x00" + t.Parameters.String() + "\x00" + t.Output.Schema.String() + "\x01")
-	}
-	return b.String()
-}
-
-func (l *liveTools) update(tools []registry.Tool, err error) {
-	if err != nil {
-		slog.Warn("refreshing MCP tools failed", "source", l.label, "error", err)
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	fp := fingerprint(tools)
-	if l.reg == nil || fp == l.current {
-		return
-	}
-	l.current = fp
-	l.unregister()
-	l.unregister = func() {}
-	unregister, err := l.reg.Register(tools...)
-	if err != nil {
-		slog.Warn("registering refreshed MCP tools failed", "source", l.label, "error", err)
-		return
-	}
-	l.unregister = unregister
 }
 
 // splitWords splits a command line into words the way a POSIX shell does for plain words:
