@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/mcptools"
@@ -202,27 +203,38 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
 	}
 	call := registry.Call{CallID: rep.CallID, Name: registry.ReservedName, Arguments: args, Scope: h.scope}
-	var subCalls *subCallCounter
-	if h.onRun != nil {
-		subCalls = &subCallCounter{root: rep.CallID}
-		remove := h.reg.OnResult(subCalls.observe)
-		defer func() { rep.SubCalls = subCalls.count(); remove() }()
+	// One trace for this call alone counts its sub-calls and drives its progress: each settle
+	// event is one of the program's tool calls settled (a call the run gave up on when it ended
+	// settles then, as a failure).
+	var p *progress
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		p = &progress{session: req.Session, token: token, start: time.Now(), kick: make(chan struct{}, 1)}
+		ctx = mcptools.WithUpstreamProgress(ctx, p.forward)
+	}
+	var subCalls atomic.Int64
+	if h.onRun != nil || p != nil {
+		ctx = codemode.WithRunTrace(ctx, &codemode.RunTrace{OnEvent: func(e bridge.Event) {
+			if e.Type != bridge.EventSettle {
+				return
+			}
+			subCalls.Add(1)
+			if p != nil {
+				p.settle(e)
+			}
+		}})
 	}
 	var res registry.Result
-	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
-		p := &progress{session: req.Session, token: token, callID: rep.CallID, start: time.Now(), kick: make(chan struct{}, 1)}
-		remove := h.reg.OnResult(p.observe)
-		ctx = mcptools.WithUpstreamProgress(ctx, p.forward)
+	if p != nil {
 		runCtx, stop := context.WithCancel(ctx)
 		var wg sync.WaitGroup
 		wg.Go(func() { p.report(runCtx, h.interval) })
 		res = h.reg.Execute(ctx, call)
 		stop()
 		wg.Wait()
-		remove()
 	} else {
 		res = h.reg.Execute(ctx, call)
 	}
+	rep.SubCalls = int(subCalls.Load())
 	rep.Outcome, rep.Kind = outcomeOf(res)
 	return toolResult(res, rep.Outcome)
 }
@@ -249,21 +261,6 @@ func toolResult(res registry.Result, outcome jsonv.Value) *mcp.CallToolResult {
 	return out
 }
 
-// subCallCounter counts the settled sub-calls of one call.
-type subCallCounter struct {
-	root string
-	n    atomic.Int64
-}
-
-// observe is a registry result observer that never blocks the pipeline.
-func (c *subCallCounter) observe(exec registry.Execution, _ registry.Result) {
-	if exec.RootCallID == c.root && !exec.Parent.IsZero() {
-		c.n.Add(1)
-	}
-}
-
-func (c *subCallCounter) count() int { return int(c.n.Load()) }
-
 // appendContent appends registry content blocks as MCP content: text as text, images as images
 // (an image whose data is not base64 becomes a text note).
 func appendContent(dst []mcp.Content, blocks []registry.Content) []mcp.Content {
@@ -287,7 +284,6 @@ func appendContent(dst []mcp.Content, blocks []registry.Content) []mcp.Content {
 type progress struct {
 	session *mcp.ServerSession
 	token   any
-	callID  string
 	start   time.Time
 	kick    chan struct{} // a sub-call settled since the last report (capacity 1)
 
@@ -320,18 +316,15 @@ func (p *progress) forward(tool string, up *mcp.ProgressNotificationParams) {
 	}
 }
 
-// observe is a registry result observer: it counts the sub-calls of the call and wakes the
-// reporter without ever blocking the pipeline.
-func (p *progress) observe(exec registry.Execution, res registry.Result) {
-	if exec.RootCallID != p.callID || exec.Parent.IsZero() {
-		return
-	}
+// settle counts a settled sub-call (a settle event of the run) and wakes the reporter without
+// ever blocking the run.
+func (p *progress) settle(e bridge.Event) {
 	p.mu.Lock()
 	p.settled++
-	if res.IsError {
+	if e.IsError {
 		p.failed++
 	}
-	p.last = exec.Name
+	p.last = e.Name
 	p.mu.Unlock()
 	select {
 	case p.kick <- struct{}{}:

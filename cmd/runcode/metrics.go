@@ -22,12 +22,13 @@ import (
 const outcomeOK = "ok"
 
 // runOutcomes are the outcome labels of runcode_runs_total, created at zero so that a rate over
-// them exists before the first failure of a kind.
-var runOutcomes = []string{
-	outcomeOK,
-	string(jsruntime.KindException), string(jsruntime.KindTimeout), string(jsruntime.KindAbort),
-	string(jsruntime.KindWorkerExit), string(jsruntime.KindInvalidOutput), string(jsruntime.KindOutputLimit),
-	string(codemode.KindTypecheck), mcpserve.KindInvalidArguments, mcpserve.KindShuttingDown, mcpserve.KindInternal,
+// them exists before the first failure of a kind: ok and every failure kind.
+func runOutcomes() []string {
+	out := []string{outcomeOK}
+	for _, k := range codemode.FailureKinds() {
+		out = append(out, string(k))
+	}
+	return out
 }
 
 // runDurationBuckets span a one-call run (milliseconds) to the default wall ceiling (10m).
@@ -61,7 +62,7 @@ func newServeMetrics(gate *mcpserve.RunGate, pool *jsruntime.ProcessPool) *serve
 			Help: "Tool calls made by programs, by tool and outcome: ok, error (the tool failed), or the pipeline's error code in lower case (invalid_args, timeout, aborted, …).",
 		}, []string{"tool", "outcome"}),
 	}
-	for _, o := range runOutcomes {
+	for _, o := range runOutcomes() {
 		m.runs.WithLabelValues(o)
 	}
 	m.registry.MustRegister(m.runs, m.runDuration, m.subCalls,
