@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,7 +12,7 @@ import (
 	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
-	"github.com/runcode-dev/runcode/toolsets/command"
+	"github.com/runcode-dev/runcode/toolsets"
 	"github.com/runcode-dev/runcode/toolsets/workspace"
 )
 
@@ -94,32 +95,11 @@ func (s *sources) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
 }
 
-// load builds a registry from the sources; with none given, the workspace of the current
-// directory. A tool name defined by two sources is an error naming both. MCP servers are
-// started or dialled here, all at once, and closed by the returned function. Warnings (a
-// config's disabled servers) go to warn.
+// load builds a registry from the sources (toolsets.Load); with none given, the workspace of
+// the current directory. The flags' problems are usage errors. Warnings (a config's disabled
+// servers) go to warn.
 func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
-	type sourced struct {
-		label string
-		tools []registry.Tool
-		live  *mcptools.Sync // MCP sources: keeps the registration current
-	}
-	var all []sourced
-	var closers []func() error
-	closeAll := func() {
-		for _, c := range closers {
-			c()
-		}
-	}
-	for _, m := range s.manifests {
-		tools, err := command.Load(m)
-		if err != nil {
-			return nil, nil, err
-		}
-		all = append(all, sourced{"manifest " + m, tools, nil})
-	}
 	var mcpSources []mcptools.Source
-	var mcpLabels []string // "" for a server labelled by its name
 	if s.orphanEnv {
 		return nil, nil, &usageError{"--mcp-env must follow the --mcp it is for"}
 	}
@@ -137,79 +117,25 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 			}
 		}
 		mcpSources = append(mcpSources, mcptools.Source{Command: argv, InheritEnv: m.inherit})
-		mcpLabels = append(mcpLabels, "")
 	}
 	remotes, err := s.remoteSources()
 	if err != nil {
 		return nil, nil, err
 	}
 	mcpSources = append(mcpSources, remotes...)
-	mcpLabels = append(mcpLabels, make([]string, len(remotes))...)
-	configured, labels, err := s.configSources(warn)
-	if err != nil {
-		return nil, nil, err
-	}
-	mcpSources = append(mcpSources, configured...)
-	mcpLabels = append(mcpLabels, labels...)
 	if s.mcpMaxMessage != 0 && (s.mcpMaxMessage < 1<<10 || s.mcpMaxMessage > 1<<30) {
 		return nil, nil, &usageError{"--mcp-max-message must be between 1KiB and 1GiB"}
 	}
-	reg := registry.New()
-	lives := make([]*mcptools.Sync, len(mcpSources))
-	for i := range mcpSources {
-		if mcpSources[i].MaxMessageBytes == 0 {
-			mcpSources[i].MaxMessageBytes = int(s.mcpMaxMessage)
-		}
-		lives[i] = mcptools.NewSync(reg)
-		mcpSources[i].OnToolsChanged = lives[i].Update
-	}
-	servers, err := connectAll(mcpSources)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, srv := range servers {
-		closers = append(closers, srv.Close)
-		label := fmt.Sprintf("MCP server %q", srv.Name())
-		if mcpLabels[i] != "" {
-			label = mcpLabels[i]
-		}
-		all = append(all, sourced{label, srv.Tools(), lives[i]})
-	}
-	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
-		dir := s.workspace
-		if dir == "" {
-			dir = "."
-		}
-		ws, err := workspace.OpenWith(dir, workspace.Options{MaxWriteBytes: s.maxWrite})
-		if err != nil {
-			closeAll() // the MCP servers connected above
-			return nil, nil, fmt.Errorf("workspace: %w", err)
-		}
-		closers = append(closers, ws.Close)
-		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools(), nil})
-	}
-	owner := map[string]string{}
-	for _, src := range all {
-		for _, t := range src.tools {
-			if prev, dup := owner[t.Name]; dup {
-				closeAll()
-				return nil, nil, fmt.Errorf("tool %q is defined by both %s and %s", t.Name, prev, src.label)
-			}
-			owner[t.Name] = src.label
-		}
-		if src.live != nil {
-			if err := src.live.Register(src.label, src.tools); err != nil {
-				closeAll()
-				return nil, nil, err
-			}
-			continue
-		}
-		if _, err := reg.Register(src.tools...); err != nil {
-			closeAll()
-			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
-		}
-	}
-	return reg, closeAll, nil
+	return toolsets.Load(context.Background(), toolsets.Sources{
+		Manifests:        s.manifests,
+		MCP:              mcpSources,
+		Configs:          s.configs,
+		MaxMessageBytes:  int(s.mcpMaxMessage),
+		Workspace:        s.workspace,
+		WorkspaceOptions: workspace.Options{MaxWriteBytes: s.maxWrite},
+		ConnectTimeout:   mcpConnectTimeout,
+		OnNote:           func(note string) { fmt.Fprintf(warn, "runcode: warning: %s\n", note) },
+	})
 }
 
 // splitWords splits a command line into words the way a POSIX shell does for plain words:
