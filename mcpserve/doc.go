@@ -20,6 +20,9 @@
 //     waits for the answers to be written before the host closes the sessions. Draining
 //     reports it for a readiness probe.
 //
+// [Serve] does all of that for a host: it serves over stdio or HTTP until its context ends and
+// then drains, giving up on runs that do not stop after their abort ([ErrRunsAbandoned]).
+//
 // # Results for programs and for operators
 //
 // A run_code result can carry, beside the model-facing text, the canonical outcome as
