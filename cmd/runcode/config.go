@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 
-
 	"github.com/runcode-dev/runcode/mcptools"
 )
 
