@@ -16,7 +16,8 @@ import (
 
 // RunReport.SubCalls counts the program's tool calls of this call alone, through the call's
 // own trace: calls of another run at the same time are not counted, and a call the run gave up
-// on when it ended (its body ignores cancellation) counts, as it settles then, as a failure.
+// on when it ended (its body ignores cancellation) counts, as it settles then, as a failure; a
+// call still queued then never started and does not count.
 // Counted by registry-wide result observers, that call was missing: its result came after the
 // report.
 func TestRunReportCountsTheSubCallsOfItsOwnRun(t *testing.T) {
@@ -33,7 +34,10 @@ func TestRunReportCountsTheSubCallsOfItsOwnRun(t *testing.T) {
 		registry.MustDefine(registry.TypedTool[struct{}, string]{
 			Name: "deaf", Description: "Block until the test ends, whatever the context says.",
 			Execute: func(context.Context, *registry.Invocation, struct{}) (string, error) {
-				started <- struct{}{}
+				select {
+				case started <- struct{}{}:
+				default:
+				}
 				<-release
 				return "late", nil
 			},
@@ -72,9 +76,12 @@ func TestRunReportCountsTheSubCallsOfItsOwnRun(t *testing.T) {
 	default:
 		t.Fatal("deaf never started")
 	}
+	// add waits behind deaf (neither is concurrency-safe): still queued when the run ends, it
+	// never starts and is not counted.
+	call("one abandoned, one never started", `tools.deaf({}); tools.add({ a: 1, b: 1 }); await new Promise(r => setTimeout(r, 20)); return 1`)
 	mu.Lock()
 	defer mu.Unlock()
-	for description, want := range map[string]int{"three adds": 3, "five adds": 5, "one add, one abandoned": 2} {
+	for description, want := range map[string]int{"three adds": 3, "five adds": 5, "one add, one abandoned": 2, "one abandoned, one never started": 1} {
 		if got := reports[description].SubCalls; got != want {
 			t.Errorf("%s: SubCalls %d, want %d", description, got, want)
 		}
