@@ -96,9 +96,9 @@ type Source struct {
 	AutoApprove []string
 	// OnToolsChanged, when set, is called after the server announced that its tool list
 	// changed (notifications/tools/list_changed) and Refresh listed the new set. It runs on a
-	// goroutine the Server owns, one call at a time, never after Close returns. A long-lived
-	// host re-registers there: it calls the unregister function of the previous set and
-	// registers the new one. A failed re-listing is reported with a nil tool set.
+	// goroutine the Server owns, one call at a time, never after Close returns, and possibly
+	// before Connect has returned. A long-lived host sets it to a Sync's Update, which
+	// re-registers the new set. A failed re-listing is reported with a nil tool set.
 	OnToolsChanged func(tools []registry.Tool, err error)
 }
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/runcode-dev/runcode/internal/mcpwire"
 )
 
 // sseSlackBytes is how far the SDK's own bound on one server-sent event is set above
@@ -113,7 +114,7 @@ func (t *boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	case "application/json":
 		resp.Body = &jsonBody{body: resp.Body, limit: t.limit, callID: callID(req)}
 	case "text/event-stream":
-		resp.Body = &sseBody{body: resp.Body, r: bufio.NewReaderSize(resp.Body, readChunkBytes), limit: t.limit,
+		resp.Body = &sseBody{body: resp.Body, r: bufio.NewReaderSize(resp.Body, mcpwire.ReadChunkBytes), limit: t.limit,
 			callID: callID(req), server: t.server, lineStart: true}
 	default:
 		resp.Body = &cappedBody{body: resp.Body, limit: t.limit}
@@ -140,11 +141,11 @@ func callID(req *http.Request) json.RawMessage {
 		return nil
 	}
 	defer body.Close()
-	var env envelope
+	var env mcpwire.Envelope
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := body.Read(buf)
-		env.feed(buf[:n])
+		env.Feed(buf[:n])
 		if err != nil {
 			break
 		}
@@ -158,7 +159,7 @@ func callID(req *http.Request) json.RawMessage {
 // tooLargeReply is the JSON-RPC error response that takes the place of a too long answer to
 // the call with the raw id.
 func tooLargeReply(id json.RawMessage, limit int) []byte {
-	return errorReply(id, codeMessageTooLarge, (&MessageTooLargeError{Limit: limit}).Error())
+	return mcpwire.ErrorReply(id, codeMessageTooLarge, (&MessageTooLargeError{Limit: limit}).Error())
 }
 
 // asTooLarge returns the MessageTooLargeError err carries, over stdio as such and over HTTP as
@@ -244,13 +245,13 @@ type sseBody struct {
 	callID json.RawMessage // the call whose stream this is; nil for the standalone stream
 	server string
 
-	out       []byte   // what Read returns next
-	err       error    // returned once out is exhausted
-	event     []byte   // the current event, while within limit
-	lineStart bool     // the next bytes read start a line
-	over      bool     // the current event passed limit: the rest of it is read and dropped
-	inData    bool     // the current line of an event over limit is a "data" field
-	env       envelope // the data of the current event, once over limit
+	out       []byte           // what Read returns next
+	err       error            // returned once out is exhausted
+	event     []byte           // the current event, while within limit
+	lineStart bool             // the next bytes read start a line
+	over      bool             // the current event passed limit: the rest of it is read and dropped
+	inData    bool             // the current line of an event over limit is a "data" field
+	env       mcpwire.Envelope // the data of the current event, once over limit
 }
 
 func (b *sseBody) Read(p []byte) (int, error) {
@@ -280,7 +281,7 @@ func (b *sseBody) step() {
 	case !b.over && len(b.event)+len(chunk) <= b.limit:
 		b.event = append(b.event, chunk...)
 	case !b.over:
-		b.over, b.env = true, envelope{}
+		b.over, b.env = true, mcpwire.Envelope{}
 		kept := b.event
 		b.event = nil
 		for len(kept) > 0 { // the kept lines, each from its start
@@ -330,6 +331,6 @@ func (b *sseBody) follow(piece []byte, start bool) {
 		piece = bytes.TrimPrefix(piece, []byte{' '})
 	}
 	if b.inData {
-		b.env.feed(piece)
+		b.env.Feed(piece)
 	}
 }

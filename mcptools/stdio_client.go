@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/runcode-dev/runcode/internal/mcpwire"
 )
 
 // MessageTooLargeError is the error of a tool call whose answer from the server (over stdio,
@@ -69,9 +70,12 @@ func (t *commandTransport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	// The connection closes by closing stdin (the server's cue to exit), not stdout, which
 	// Wait closes once the server is gone.
-	c := newLineConn(io.NopCloser(stdout), &subprocess{cmd: t.cmd, stdin: stdin, grace: t.grace})
-	c.fromServer, c.server = true, t.server
-	go c.readLoop(t.limit)
+	server := t.server
+	scan := func(r io.Reader, limit int, deliver func(jsonrpc.Message) bool, reply func([]byte) error) error {
+		return scanServerMessages(r, limit, server, deliver, reply)
+	}
+	c := mcpwire.NewConn(io.NopCloser(stdout), &subprocess{cmd: t.cmd, stdin: stdin, grace: t.grace}, scan, true)
+	go c.ReadLoop(t.limit)
 	return c, nil
 }
 
@@ -126,35 +130,35 @@ func (p *subprocess) Close() error {
 // It returns io.EOF at the end of r; another error when reading r fails, reply fails, or
 // deliver returns false (then nil).
 func scanServerMessages(r io.Reader, limit int, server string, deliver func(jsonrpc.Message) bool, reply func([]byte) error) error {
-	lines := lineReader{r: bufio.NewReaderSize(r, readChunkBytes), limit: limit}
+	lines := mcpwire.LineReader{R: bufio.NewReaderSize(r, mcpwire.ReadChunkBytes), Limit: limit}
 	for {
-		line, tooLong, err := lines.next()
+		line, tooLong, err := lines.Next()
 		if err != nil {
 			return err
 		}
-		var env *envelope
+		var env *mcpwire.Envelope
 		var cause error
 		var answer []byte
 		if tooLong {
-			env = &lines.env
+			env = &lines.Env
 			cause = &MessageTooLargeError{Limit: limit}
-			answer = oversizeReply(env.ID(), limit)
+			answer = mcpwire.OversizeReply(env.ID(), limit)
 		} else {
-			line = bytes.Trim(line, jsonSpace)
+			line = bytes.Trim(line, mcpwire.JSONSpace)
 			if len(line) == 0 {
 				continue
 			}
-			msg, bad := checkMessage(line)
+			msg, bad := mcpwire.CheckMessage(line)
 			if bad == nil {
 				if !deliver(msg) {
 					return nil
 				}
 				continue
 			}
-			env = &envelope{}
-			env.feed(line)
-			cause = fmt.Errorf("the server's answer is not a JSON-RPC message the client accepts (%s); it was discarded", bad.message)
-			answer = bad.reply()
+			env = &mcpwire.Envelope{}
+			env.Feed(line)
+			cause = fmt.Errorf("the server's answer is not a JSON-RPC message the client accepts (%s); it was discarded", bad.Message)
+			answer = bad.Reply()
 		}
 		id := env.ID()
 		switch {
@@ -178,7 +182,7 @@ func scanServerMessages(r io.Reader, limit int, server string, deliver func(json
 // errorResponse is a response to the call with the raw id that fails with err; ok is false
 // when the SDK would not take id as a call's id.
 func errorResponse(id json.RawMessage, err error) (*jsonrpc.Response, bool) {
-	msg, decodeErr := jsonrpc.DecodeMessage(errorReply(id, jsonrpc.CodeInternalError, "placeholder"))
+	msg, decodeErr := jsonrpc.DecodeMessage(mcpwire.ErrorReply(id, jsonrpc.CodeInternalError, "placeholder"))
 	resp, ok := msg.(*jsonrpc.Response)
 	if decodeErr != nil || !ok || !resp.ID.IsValid() {
 		return nil, false

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -84,29 +83,6 @@ type cli struct {
 	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
 	// before the runtime opens, for the process's soft memory limit (see gc.go).
 	followMemory func(memory int64)
-	// console, set by run, keeps its program's console lines as they are written, for the
-	// outcome of a run it abandons.
-	console *consoleLines
-}
-
-// consoleLines keeps console lines as a run writes them (codemode.Options.Console). It is safe
-// for concurrent use.
-type consoleLines struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (c *consoleLines) add(_, line string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.lines = append(c.lines, line)
-}
-
-// snapshot returns a copy of the lines kept so far.
-func (c *consoleLines) snapshot() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.lines)
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -281,7 +257,6 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer flushTracing(c.tracing, c.stderr) // after the runtime has closed: every span has ended
-	c.console = &consoleLines{}
 	opened, err := c.codeModeRegistry(&src, lim, trace.event)
 	if err != nil {
 		return 0, err
@@ -289,7 +264,10 @@ func (c *cli) runCmd(args []string) (int, error) {
 	description := "Run " + filepath.Base(positional[0])
 	runStart := time.Now()
 	trace.event(bridge.Event{Type: bridge.EventRunStart, RootCallID: "run-1", Program: program, Description: description, Time: runStart})
-	res, ended := c.execute(opened.reg, lim.timeout, lim.modelBudget(), codemode.Call("run-1", program, description))
+	// A run stuck in one native step past its ceiling or stuckGrace after the first signal is
+	// given up on (ended is false): the CLI exits without it.
+	res, ended := codemode.ExecuteOrGiveUp(c.ctx, opened.reg, codemode.Call("run-1", program, description),
+		codemode.GiveUp{Wall: lim.timeout, Grace: stuckGrace, OutputBudget: lim.modelBudget()})
 	outcome, ok := canonicalJSON(res)
 	if !ok {
 		outcome = codemode.FailureOutcome("internal", res.Err.Message, nil)
@@ -329,50 +307,6 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return exitFailed, nil
 	}
 	return exitOK, nil
-}
-
-// execute runs call, the run of `runcode run`, and returns its result. Once the first signal
-// has cancelled the CLI's context, it waits for the run to end at most stuckGrace; a run that
-// has not ended by then is abandoned (ended is false) and res is its abort failure, saying so.
-// Likewise a run still going stuckGrace after its wall-clock ceiling (wall) is abandoned as a
-// timeout. An abandoned run's outcome keeps the console lines it had written (c.console), held to
-// budget (codemode.Options.OutputBudget).
-func (c *cli) execute(reg *registry.Registry, wall time.Duration, budget int, call registry.Call) (res registry.Result, ended bool) {
-	done := make(chan registry.Result, 1) // the run's goroutine never blocks on it, abandoned or not
-	go func() { done <- reg.Execute(c.ctx, call) }()
-	ceiling := time.NewTimer(wall + stuckGrace)
-	defer ceiling.Stop()
-	var f *codemode.RunFailure
-	select {
-	case res := <-done:
-		return res, true
-	case <-ceiling.C:
-		f = &codemode.RunFailure{Kind: jsruntime.KindTimeout, Message: fmt.Sprintf("wall-clock ceiling reached (%dms); the program did not stop within %v of it", wall.Milliseconds(), stuckGrace)}
-	case <-c.ctx.Done():
-		grace := time.NewTimer(stuckGrace)
-		defer grace.Stop()
-		select {
-		case res := <-done:
-			return res, true
-		case <-grace.C:
-		}
-		f = &codemode.RunFailure{Kind: jsruntime.KindAbort, Message: fmt.Sprintf("%v; the program did not stop within %v", context.Cause(c.ctx), stuckGrace)}
-	}
-	select {
-	case res := <-done: // it ended as the time ran out
-		return res, true
-	default:
-	}
-	f.Message += " and was abandoned"
-	if c.console != nil {
-		f.Logs = c.console.snapshot()
-	}
-	writeTool := ""
-	if _, ok := reg.Get("write_file", nil); ok {
-		writeTool = "tools.write_file"
-	}
-	f = codemode.FitFailure(f, budget, writeTool) // held to the model's output budget like any run's
-	return registry.ErrorResult(&registry.Error{Code: registry.CodeCodeRunFailed, Name: "CodeRunFailedError", Message: f.Error(), Err: f}), false
 }
 
 // canonicalJSON returns the --json outcome (codemode.CanonicalOutcome): ok is false when the

@@ -207,9 +207,6 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	if c.tracing != nil {
 		opts.TracerProvider = c.tracing
 	}
-	if c.console != nil {
-		opts.Console = c.console.add
-	}
 	if checker != nil {
 		opts.TypeChecker = checker
 	}

@@ -14,7 +14,7 @@ import (
 	"sync"
 
 	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // logFlags are serve's logging flags.
@@ -45,9 +45,9 @@ func (l *logFlags) logger(w io.Writer) *slog.Logger {
 
 // logRun logs one finished call: its id, description, outcome, duration and sub-call count;
 // the program and the outcome (what it printed and returned) only with programs set.
-func logRun(logger *slog.Logger, rep mcptools.RunReport, programs, asJSON bool) {
+func logRun(logger *slog.Logger, rep mcpserve.RunReport, programs, asJSON bool) {
 	level := slog.LevelInfo
-	if rep.Kind == mcptools.KindInternal {
+	if rep.Kind == mcpserve.KindInternal {
 		level = slog.LevelError
 	}
 	attrs := []slog.Attr{

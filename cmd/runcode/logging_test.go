@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // A run's record clips a long description, and holds the program and outcome only when asked.
 func TestLogRunClipsTheDescriptionAndKeepsProgramsOut(t *testing.T) {
-	rep := mcptools.RunReport{
+	rep := mcpserve.RunReport{
 		CallID: "mcp-9", Description: strings.Repeat("é", 300), Program: "return SECRET", Kind: "timeout",
 		Outcome: jsonv.MustParse(`{"logs":["SECRET log"],"error":{"kind":"timeout","message":"m"}}`), Duration: 1500 * time.Millisecond, SubCalls: 4,
 	}

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/registry"
 )
 
 type urlShoutArgs struct {
@@ -34,35 +31,5 @@ func TestMCPURLSource(t *testing.T) {
 	code, out, errOut = invoke(t, `return await tools.shout({ text: "over http" })`, "run", "--mcp-url", hs.URL, "-")
 	if code != exitOK || out != "OVER HTTP\n" {
 		t.Fatalf("run: exit %d, stdout %q, stderr %q", code, out, errOut)
-	}
-}
-
-// A changed MCP tool list replaces the server's registrations in the registry.
-func TestLiveToolsReplaceTheRegistration(t *testing.T) {
-	tool := func(name string) registry.Tool {
-		return registry.Tool{Name: name, Output: registry.AnyOutput(), Execute: func(context.Context, *registry.Invocation) (jsonv.Value, error) {
-			return jsonv.NullValue(), nil
-		}}
-	}
-	reg := registry.New()
-	unregister, err := reg.Register(tool("a"), tool("b"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := &liveTools{label: "MCP server \"x\""}
-	live.update([]registry.Tool{tool("ignored")}, nil) // before attach: nothing to replace yet
-	live.attach(reg, unregister, []registry.Tool{tool("a"), tool("b")})
-	live.update([]registry.Tool{tool("a"), tool("b")}, nil) // an announcement that changes nothing
-	live.update([]registry.Tool{tool("b"), tool("c")}, nil)
-	var names []string
-	for _, s := range reg.SDKSchemas(nil) {
-		names = append(names, s.Name)
-	}
-	if strings.Join(names, ",") != "b,c" {
-		t.Fatalf("after the change: %v", names)
-	}
-	live.update(nil, errors.New("server gone")) // logged, registrations kept
-	if len(reg.SDKSchemas(nil)) != 2 {
-		t.Fatal("a failed refresh dropped the tools")
 	}
 }

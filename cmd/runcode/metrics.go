@@ -14,7 +14,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -22,12 +22,13 @@ import (
 const outcomeOK = "ok"
 
 // runOutcomes are the outcome labels of runcode_runs_total, created at zero so that a rate over
-// them exists before the first failure of a kind.
-var runOutcomes = []string{
-	outcomeOK,
-	string(jsruntime.KindException), string(jsruntime.KindTimeout), string(jsruntime.KindAbort),
-	string(jsruntime.KindWorkerExit), string(jsruntime.KindInvalidOutput), string(jsruntime.KindOutputLimit),
-	string(codemode.KindTypecheck), mcptools.KindInvalidArguments, mcptools.KindShuttingDown, mcptools.KindInternal,
+// them exists before the first failure of a kind: ok and every failure kind.
+func runOutcomes() []string {
+	out := []string{outcomeOK}
+	for _, k := range codemode.FailureKinds() {
+		out = append(out, string(k))
+	}
+	return out
 }
 
 // runDurationBuckets span a one-call run (milliseconds) to the default wall ceiling (10m).
@@ -44,7 +45,7 @@ type serveMetrics struct {
 // newServeMetrics registers serve's metrics: runs by outcome, their duration, sub-calls by tool
 // and outcome, runs in flight (gate), the worker pool's size and busy workers (pool, nil
 // in-process: those two are then absent), and the Go runtime's and the process's own.
-func newServeMetrics(gate *mcptools.RunGate, pool *jsruntime.ProcessPool) *serveMetrics {
+func newServeMetrics(gate *mcpserve.RunGate, pool *jsruntime.ProcessPool) *serveMetrics {
 	m := &serveMetrics{
 		registry: prometheus.NewRegistry(),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -61,7 +62,7 @@ func newServeMetrics(gate *mcptools.RunGate, pool *jsruntime.ProcessPool) *serve
 			Help: "Tool calls made by programs, by tool and outcome: ok, error (the tool failed), or the pipeline's error code in lower case (invalid_args, timeout, aborted, …).",
 		}, []string{"tool", "outcome"}),
 	}
-	for _, o := range runOutcomes {
+	for _, o := range runOutcomes() {
 		m.runs.WithLabelValues(o)
 	}
 	m.registry.MustRegister(m.runs, m.runDuration, m.subCalls,
@@ -96,7 +97,7 @@ func newServeMetrics(gate *mcptools.RunGate, pool *jsruntime.ProcessPool) *serve
 }
 
 // observeRun counts a finished call.
-func (m *serveMetrics) observeRun(rep mcptools.RunReport) {
+func (m *serveMetrics) observeRun(rep mcpserve.RunReport) {
 	m.runs.WithLabelValues(runOutcome(rep.Kind)).Inc()
 	m.runDuration.Observe(rep.Duration.Seconds())
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -16,7 +16,7 @@ import (
 // the caller and must not become a label value of its own (series without bound). Known tools
 // keep their names; top-level calls are not sub-calls.
 func TestSubCallMetricsBoundTheToolLabel(t *testing.T) {
-	m := newServeMetrics(mcptools.NewRunGate(), nil)
+	m := newServeMetrics(mcpserve.NewRunGate(), nil)
 	reg := registry.New()
 	defer reg.OnResult(m.observeSubCall)()
 	if _, err := reg.Register(

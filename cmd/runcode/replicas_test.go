@@ -23,7 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // fleetToken is the bearer token of the replicas of a fleet (the clients send it through the
@@ -216,10 +216,10 @@ type callOutcome int
 
 const (
 	callOK callOutcome = iota
-	// callDraining: HTTP 503 (from a draining replica: mcptools.StatelessDraining, or from the
+	// callDraining: HTTP 503 (from a draining replica: mcpserve.StatelessDraining, or from the
 	// proxy when the replica did not answer); the request did not run, retry it.
 	callDraining
-	// callRefused: the tool error mcptools.ShuttingDown, a call that reached run_code as the
+	// callRefused: the tool error mcpserve.ShuttingDown, a call that reached run_code as the
 	// drain began; it did not run, retry it.
 	callRefused
 	callFailed
@@ -284,7 +284,7 @@ func callOnce(cs *mcp.ClientSession, i, try int, nap bool, timeout time.Duration
 			text = tc.Text
 		}
 		switch {
-		case res.IsError && text == mcptools.ShuttingDown:
+		case res.IsError && text == mcpserve.ShuttingDown:
 			a.outcome, a.detail = callRefused, text
 		case !res.IsError && text == fmt.Sprint(2*i):
 			a.outcome = callOK

@@ -13,12 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/mcptools"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // httpPath is where --http serves the streamable MCP endpoint.
@@ -33,10 +31,6 @@ const (
 	defaultSessionTimeout = 30 * time.Minute
 	defaultMaxSessions    = 100
 	defaultDrainTimeout   = 30 * time.Second
-	// httpShutdownTimeout bounds closing the HTTP server once the runs have ended.
-	httpShutdownTimeout = 5 * time.Second
-	// answerTimeout bounds writing the responses of the runs that ended during a drain.
-	answerTimeout = 5 * time.Second
 )
 
 // serveFlags are serve's flags beside the sources and limits.
@@ -84,7 +78,7 @@ func (s *serveFlags) validate(set map[string]bool) error {
 	case s.maxReply < 16<<10:
 		return &flagUsageError{"--max-reply must be at least 16KiB"}
 	}
-	if _, err := mcptools.ParseStructuredMode(s.structured); err != nil {
+	if _, err := mcpserve.ParseStructuredMode(s.structured); err != nil {
 		return &flagUsageError{fmt.Sprintf("--structured %q: want auto, always or never", s.structured)}
 	}
 	if err := s.validateStateless(set); err != nil {
@@ -129,7 +123,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	lim := defaultLimits()
 	lim.register(fs)
 	lim.registerPool(fs)
-	sf := serveFlags{maxMessage: mcptools.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout, maxReply: mcptools.DefaultMaxReplyBytes}
+	sf := serveFlags{maxMessage: mcpserve.DefaultMaxMessageBytes, sessionTimeout: defaultSessionTimeout, maxSessions: defaultMaxSessions, drainTimeout: defaultDrainTimeout, maxReply: mcpserve.DefaultMaxReplyBytes}
 	sf.register(fs)
 	var lf logFlags
 	lf.register(fs)
@@ -191,21 +185,32 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			opened.close()
 		}
 	}()
-	gate := mcptools.NewRunGate()
+	gate := mcpserve.NewRunGate()
 	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
-	srv, err := mcptools.NewServer(reg, mcptools.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcptools.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
+	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
 	if err != nil {
 		return 0, err
 	}
 	tools := len(reg.SDKSchemas(nil))
+	opts := mcpserve.ServeOptions{Gate: gate, DrainTimeout: sf.drainTimeout, StuckGrace: stuckGrace, OnDrain: func(n mcpserve.DrainNotice) {
+		hint := ""
+		if n.Stage == mcpserve.DrainWaiting {
+			hint = " (signal again to exit at once)"
+		}
+		fmt.Fprintf(c.stderr, "runcode: %s%s\n", n, hint)
+	}}
 	if sf.stdio {
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) over stdio\n", tools)
-		err = c.serveStdio(srv, gate, sf)
+		in, ok := c.stdin.(io.ReadCloser)
+		if !ok {
+			in = io.NopCloser(c.stdin)
+		}
+		opts.Stdio = &mcpserve.LineTransport{Reader: in, Writer: nopWriteCloser{c.stdout}, MaxMessageBytes: int(sf.maxMessage)}
 	} else {
-		h := mcptools.NewHTTPHandler(srv, mcptools.HTTPOptions{
+		h := mcpserve.NewHTTPHandler(srv, mcpserve.HTTPOptions{
 			Token:           token,
 			SessionTimeout:  sf.sessionTimeout,
 			MaxSessions:     sf.maxSessions,
@@ -221,11 +226,15 @@ func (c *cli) serveCmd(args []string) (int, error) {
 			auth += "; stateless"
 		}
 		fmt.Fprintf(c.stderr, "runcode: serving run_code (%d tools) at http://%s%s (%s)\n", tools, ln.Addr(), httpPath, auth)
-		err = c.serveHTTP(ln, h, gate, ops, sf.drainTimeout)
+		mux := http.NewServeMux()
+		mux.Handle(httpPath, h)
+		ops.routes(mux, h)
+		opts.Listener, opts.HTTP, opts.Handler = ln, h, mux
 	}
-	if errors.Is(err, errRunsAbandoned) {
+	err = mcpserve.Serve(c.ctx, srv, opts)
+	if errors.Is(err, mcpserve.ErrRunsAbandoned) {
 		abandoned = true
-		return exitFailed, nil // drain said why
+		return exitFailed, nil // the drain said why
 	}
 	if err != nil {
 		fmt.Fprintln(c.stderr, "runcode: serve:", err)
@@ -233,10 +242,6 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	}
 	return exitOK, nil
 }
-
-// errRunsAbandoned ends serve when runs did not stop within stuckGrace of their abort at the
-// end of a drain; the process exits without them.
-var errRunsAbandoned = errors.New("runs in flight did not stop after their abort")
 
 // listen listens on addr. Without a token, only a loopback address is served, unless insecure;
 // the address is checked before binding, so a refused address is never bound.
@@ -286,113 +291,6 @@ func hostIsLoopback(host string) bool {
 		}
 	}
 	return true
-}
-
-// drain stops starting runs, lets those in flight finish for up to timeout and aborts the rest.
-// It reports false when runs have still not ended stuckGrace after their abort (stuck in one
-// native step the runtime cannot interrupt): the server is to exit without them.
-func (c *cli) drain(gate *mcptools.RunGate, timeout time.Duration) bool {
-	if n := gate.Running(); n > 0 {
-		fmt.Fprintf(c.stderr, "runcode: shutting down: waiting up to %s for %d run(s) in flight (signal again to exit at once)\n", timeout, n)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	// Drain waits for the aborted runs however long they take; an abandoned one leaves this
-	// goroutine waiting with it until the process exits.
-	drained := make(chan error, 1)
-	go func() { drained <- gate.Drain(ctx) }()
-	giveUp := time.NewTimer(timeout + stuckGrace)
-	defer giveUp.Stop()
-	var err error
-	select {
-	case err = <-drained:
-	case <-giveUp.C:
-		select {
-		case err = <-drained: // they ended as the time ran out
-		default:
-			fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s; %d run(s) did not stop within %s of the abort and were abandoned (their clients get no answer)\n", timeout, gate.Running(), stuckGrace)
-			return false
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "runcode: shutting down: aborted the runs still in flight after %s\n", timeout)
-	}
-	return true
-}
-
-// waitAnswered gives the responses of the runs that just ended answerTimeout to be written.
-func waitAnswered(wait func(context.Context) error) {
-	ctx, cancel := context.WithTimeout(context.Background(), answerTimeout)
-	defer cancel()
-	_ = wait(ctx) // a client that keeps calling does not hold the shutdown beyond the timeout
-}
-
-// serveStdio serves one session over the CLI's stdin and stdout until stdin ends (a clean end)
-// or the context is cancelled (then it drains first).
-func (c *cli) serveStdio(srv *mcp.Server, gate *mcptools.RunGate, sf serveFlags) error {
-	in, ok := c.stdin.(io.ReadCloser)
-	if !ok {
-		in = io.NopCloser(c.stdin)
-	}
-	// The session outlives the first signal so that the runs in flight can answer.
-	sessionCtx, endSession := context.WithCancel(context.WithoutCancel(c.ctx))
-	defer endSession()
-	transport := &mcptools.LineTransport{Reader: in, Writer: nopWriteCloser{c.stdout}, MaxMessageBytes: int(sf.maxMessage)}
-	served := make(chan error, 1)
-	go func() { served <- srv.Run(sessionCtx, transport) }()
-	var err error
-	select {
-	case err = <-served:
-	case <-c.ctx.Done():
-		if !c.drain(gate, sf.drainTimeout) {
-			return errRunsAbandoned
-		}
-		waitAnswered(transport.WaitAnswered)
-		endSession()
-		err = <-served
-	}
-	if err == nil || sessionCtx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
-		return nil
-	}
-	return err
-}
-
-// serveHTTP serves h at httpPath on ln until the context is cancelled, then drains: run_code
-// calls fail with a clear error, runs in flight finish for up to drainTimeout, the rest are
-// aborted, the sessions closed and the server shut down.
-func (c *cli) serveHTTP(ln net.Listener, h *mcptools.HTTPHandler, gate *mcptools.RunGate, ops *serviceOps, drainTimeout time.Duration) error {
-	mux := http.NewServeMux()
-	mux.Handle(httpPath, h)
-	ops.routes(mux, h)
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		// Requests outlive the first signal so that the runs in flight can answer; the gate
-		// aborts those that outlive the drain.
-		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(c.ctx) },
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		return err
-	case <-c.ctx.Done():
-	}
-	if !c.drain(gate, drainTimeout) {
-		return errRunsAbandoned
-	}
-	waitAnswered(h.WaitAnswered)
-	h.CloseSessions()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
-	defer cancel()
-	err := hs.Shutdown(shutdownCtx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = hs.Close()
-	}
-	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
-		return serveErr
-	}
-	return err
 }
 
 func isLoopback(a net.Addr) bool {

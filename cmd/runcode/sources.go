@@ -1,19 +1,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/runcode-dev/runcode/internal/childenv"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
-	"github.com/runcode-dev/runcode/toolsets/command"
+	"github.com/runcode-dev/runcode/toolsets"
 	"github.com/runcode-dev/runcode/toolsets/workspace"
 )
 
@@ -78,7 +77,7 @@ type sources struct {
 	// orphanEnv is an --mcp-env given before any --mcp.
 	orphanEnv bool
 	// mcpMaxMessage is --mcp-max-message, the cap on one message from an MCP source; zero
-	// means mcptools.DefaultMaxMessageBytes. A config entry's "maxMessageBytes" wins.
+	// means mcpserve.DefaultMaxMessageBytes. A config entry's "maxMessageBytes" wins.
 	mcpMaxMessage byteSize
 }
 
@@ -96,32 +95,11 @@ func (s *sources) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.workspace, "workspace", "", "the built-in workspace file tools rooted at `DIR`")
 }
 
-// load builds a registry from the sources; with none given, the workspace of the current
-// directory. A tool name defined by two sources is an error naming both. MCP servers are
-// started or dialled here, all at once, and closed by the returned function. Warnings (a
-// config's disabled servers) go to warn.
+// load builds a registry from the sources (toolsets.Load); with none given, the workspace of
+// the current directory. The flags' problems are usage errors. Warnings (a config's disabled
+// servers) go to warn.
 func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
-	type sourced struct {
-		label string
-		tools []registry.Tool
-		live  *liveTools // MCP sources: keeps the registration current
-	}
-	var all []sourced
-	var closers []func() error
-	closeAll := func() {
-		for _, c := range closers {
-			c()
-		}
-	}
-	for _, m := range s.manifests {
-		tools, err := command.Load(m)
-		if err != nil {
-			return nil, nil, err
-		}
-		all = append(all, sourced{"manifest " + m, tools, nil})
-	}
 	var mcpSources []mcptools.Source
-	var mcpLabels []string // "" for a server labelled by its name
 	if s.orphanEnv {
 		return nil, nil, &usageError{"--mcp-env must follow the --mcp it is for"}
 	}
@@ -139,127 +117,25 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 			}
 		}
 		mcpSources = append(mcpSources, mcptools.Source{Command: argv, InheritEnv: m.inherit})
-		mcpLabels = append(mcpLabels, "")
 	}
 	remotes, err := s.remoteSources()
 	if err != nil {
 		return nil, nil, err
 	}
 	mcpSources = append(mcpSources, remotes...)
-	mcpLabels = append(mcpLabels, make([]string, len(remotes))...)
-	configured, labels, err := s.configSources(warn)
-	if err != nil {
-		return nil, nil, err
-	}
-	mcpSources = append(mcpSources, configured...)
-	mcpLabels = append(mcpLabels, labels...)
 	if s.mcpMaxMessage != 0 && (s.mcpMaxMessage < 1<<10 || s.mcpMaxMessage > 1<<30) {
 		return nil, nil, &usageError{"--mcp-max-message must be between 1KiB and 1GiB"}
 	}
-	lives := make([]*liveTools, len(mcpSources))
-	for i := range mcpSources {
-		if mcpSources[i].MaxMessageBytes == 0 {
-			mcpSources[i].MaxMessageBytes = int(s.mcpMaxMessage)
-		}
-		lives[i] = &liveTools{}
-		mcpSources[i].OnToolsChanged = lives[i].update
-	}
-	servers, err := connectAll(mcpSources)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, srv := range servers {
-		closers = append(closers, srv.Close)
-		lives[i].label = fmt.Sprintf("MCP server %q", srv.Name())
-		if mcpLabels[i] != "" {
-			lives[i].label = mcpLabels[i]
-		}
-		all = append(all, sourced{lives[i].label, srv.Tools(), lives[i]})
-	}
-	if s.workspace != "" || (len(s.manifests) == 0 && len(mcpSources) == 0) {
-		dir := s.workspace
-		if dir == "" {
-			dir = "."
-		}
-		ws, err := workspace.OpenWith(dir, workspace.Options{MaxWriteBytes: s.maxWrite})
-		if err != nil {
-			closeAll() // the MCP servers connected above
-			return nil, nil, fmt.Errorf("workspace: %w", err)
-		}
-		closers = append(closers, ws.Close)
-		all = append(all, sourced{"workspace " + ws.Root(), ws.Tools(), nil})
-	}
-	reg := registry.New()
-	owner := map[string]string{}
-	for _, src := range all {
-		for _, t := range src.tools {
-			if prev, dup := owner[t.Name]; dup {
-				closeAll()
-				return nil, nil, fmt.Errorf("tool %q is defined by both %s and %s", t.Name, prev, src.label)
-			}
-			owner[t.Name] = src.label
-		}
-		unregister, err := reg.Register(src.tools...)
-		if err != nil {
-			closeAll()
-			return nil, nil, fmt.Errorf("%s: %w", src.label, err)
-		}
-		if src.live != nil {
-			src.live.attach(reg, unregister, src.tools)
-		}
-	}
-	return reg, closeAll, nil
-}
-
-// liveTools keeps one MCP server's tools in a registry current for long-lived commands
-// (serve): when the server announces a changed tool list, its old registrations are removed and
-// the new tools registered. Programs see the new set from their next run; a run that starts
-// during the swap may miss the server's tools. An announcement that changes nothing is ignored.
-// A change announced before the first registration is missed; failures are logged to stderr and
-// leave the server without tools rather than with stale ones.
-type liveTools struct {
-	mu         sync.Mutex
-	label      string
-	reg        *registry.Registry
-	unregister func()
-	current    string // fingerprint of the registered tools
-}
-
-func (l *liveTools) attach(reg *registry.Registry, unregister func(), tools []registry.Tool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.reg, l.unregister, l.current = reg, unregister, fingerprint(tools)
-}
-
-// fingerprint identifies a tool set by what models and programs see of it.
-func fingerprint(tools []registry.Tool) string {
-	var b strings.Builder
-	for _, t := range tools {
-		b.WriteString(t.Name + "\x00" + t.Description + "\x00" + t.Parameters.String() + "\x00" + t.Output.Schema.String() + "\x01")
-	}
-	return b.String()
-}
-
-func (l *liveTools) update(tools []registry.Tool, err error) {
-	if err != nil {
-		slog.Warn("refreshing MCP tools failed", "source", l.label, "error", err)
-		return
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	fp := fingerprint(tools)
-	if l.reg == nil || fp == l.current {
-		return
-	}
-	l.current = fp
-	l.unregister()
-	l.unregister = func() {}
-	unregister, err := l.reg.Register(tools...)
-	if err != nil {
-		slog.Warn("registering refreshed MCP tools failed", "source", l.label, "error", err)
-		return
-	}
-	l.unregister = unregister
+	return toolsets.Load(context.Background(), toolsets.Sources{
+		Manifests:        s.manifests,
+		MCP:              mcpSources,
+		Configs:          s.configs,
+		MaxMessageBytes:  int(s.mcpMaxMessage),
+		Workspace:        s.workspace,
+		WorkspaceOptions: workspace.Options{MaxWriteBytes: s.maxWrite},
+		ConnectTimeout:   mcpConnectTimeout,
+		OnNote:           func(note string) { fmt.Fprintf(warn, "runcode: warning: %s\n", note) },
+	})
 }
 
 // splitWords splits a command line into words the way a POSIX shell does for plain words:

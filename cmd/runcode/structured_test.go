@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/codemode"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // linesProgram prints n lines of 1,000 bytes, then returns "the end".
@@ -36,8 +36,8 @@ func TestServeStdioBoundsLargeReplies(t *testing.T) {
 		id := i + 2
 		p.callRunCode(id, linesProgram(c.lines))
 		m, line := p.recvID(itoaJSON(id), 2*time.Minute)
-		if len(line) > mcptools.DefaultMaxReplyBytes {
-			t.Fatalf("%d lines: the reply line takes %d bytes, over %d", c.lines, len(line), mcptools.DefaultMaxReplyBytes)
+		if len(line) > mcpserve.DefaultMaxReplyBytes {
+			t.Fatalf("%d lines: the reply line takes %d bytes, over %d", c.lines, len(line), mcpserve.DefaultMaxReplyBytes)
 		}
 		if strings.Contains(line, `"structuredContent"`) {
 			t.Errorf("%d lines: a %d-byte reply carries structuredContent under --structured auto", c.lines, len(line))

@@ -1,9 +1,11 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/mcpserve"
 	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -118,9 +121,9 @@ func installCodeMode(t *testing.T, reg *registry.Registry, cfg jsruntime.Config,
 }
 
 // srvConnect serves reg over in-memory transports and returns a connected client session.
-func srvConnect(t *testing.T, reg *registry.Registry, opts mcptools.ServerOptions, copts *mcp.ClientOptions) *mcp.ClientSession {
+func srvConnect(t *testing.T, reg *registry.Registry, opts mcpserve.ServerOptions, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	srv, err := mcptools.NewServer(reg, opts)
+	srv, err := mcpserve.NewServer(reg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +165,7 @@ func srvTexts(res *mcp.CallToolResult) []string {
 
 func TestServerListsOnlyRunCodeWithTheSDK(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +194,7 @@ func TestServerListsOnlyRunCodeWithTheSDK(t *testing.T) {
 // idempotent and reaches an open world (the tools a program calls do).
 func TestServerRunCodeHasATitleAndAnnotations(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +214,7 @@ func TestServerRunCodeHasATitleAndAnnotations(t *testing.T) {
 
 func TestServerCompactSDKAboveTheThreshold(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{CompactAbove: 10}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{CompactAbove: 10}, nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +227,7 @@ func TestServerCompactSDKAboveTheThreshold(t *testing.T) {
 
 func TestServerRunsAProgramAgainstTheTools(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	res, err := srvCallRunCode(context.Background(), cs, `const { sum } = await tools.add({ a: 2, b: 3 });
 const hi: string = await tools.greet({ name: "mcp" });
 console.log(hi);
@@ -239,7 +242,7 @@ return { sum };`)
 
 func TestServerReportsAFailedProgramAsAnError(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	res, err := srvCallRunCode(context.Background(), cs, `console.log("before"); throw new Error("boom");`)
 	if err != nil {
 		t.Fatal(err)
@@ -252,7 +255,7 @@ func TestServerReportsAFailedProgramAsAnError(t *testing.T) {
 
 func TestServerRefusesMissingArguments(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"code": "return 1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +267,7 @@ func TestServerRefusesMissingArguments(t *testing.T) {
 
 func TestServerAppendsSubCallImages(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	res, err := srvCallRunCode(context.Background(), cs, `const name = await tools.screenshot({}); return "took " + name;`)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +291,7 @@ func TestServerSendsProgressToAClientThatAsks(t *testing.T) {
 	f := newSrvFixture(t)
 	var mu sync.Mutex
 	var got []*mcp.ProgressNotificationParams
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{ProgressInterval: 20 * time.Millisecond}, &mcp.ClientOptions{
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{ProgressInterval: 20 * time.Millisecond}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -346,7 +349,7 @@ func TestServerSendsNoProgressWithoutAToken(t *testing.T) {
 	f := newSrvFixture(t)
 	var mu sync.Mutex
 	n := 0
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{ProgressInterval: 10 * time.Millisecond}, &mcp.ClientOptions{
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{ProgressInterval: 10 * time.Millisecond}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -365,7 +368,7 @@ func TestServerSendsNoProgressWithoutAToken(t *testing.T) {
 
 func TestServerCancellationStopsTheProgram(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -412,14 +415,14 @@ func TestNewServerRequiresRunCode(t *testing.T) {
 	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mcptools.NewServer(reg, mcptools.ServerOptions{}); err == nil || !strings.Contains(err.Error(), "codemode.Install") {
+	if _, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{}); err == nil || !strings.Contains(err.Error(), "codemode.New") {
 		t.Fatalf("err = %v", err)
 	}
 	f := newSrvFixture(t)
 	if err := f.reg.SetDefaultPresentation(registry.PresentNative); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{}); err == nil || !strings.Contains(err.Error(), "native") {
+	if _, err := mcpserve.NewServer(f.reg, mcpserve.ServerOptions{}); err == nil || !strings.Contains(err.Error(), "native") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -453,7 +456,7 @@ func TestServerForwardsUpstreamProgress(t *testing.T) {
 	}
 	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{})
 	got := make(chan *mcp.ProgressNotificationParams, 10)
-	cs := srvConnect(t, reg, mcptools.ServerOptions{ProgressInterval: -1}, &mcp.ClientOptions{
+	cs := srvConnect(t, reg, mcpserve.ServerOptions{ProgressInterval: -1}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { got <- req.Params },
 	})
 	params := &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "steps", "code": `return await tools.steps({});`}}
@@ -484,4 +487,13 @@ func TestServerForwardsUpstreamProgress(t *testing.T) {
 	if token := <-tokens; token != nil {
 		t.Fatalf("without a client token, the upstream call carried %v", token)
 	}
+}
+
+// serveStreamable serves srv over streamable HTTP on loopback until the test ends, and returns
+// its URL.
+func serveStreamable(t *testing.T, srv *mcp.Server) string {
+	t.Helper()
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(hs.Close)
+	return hs.URL
 }

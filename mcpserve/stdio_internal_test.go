@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"testing/iotest"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/runcode-dev/runcode/internal/mcpwire"
 )
 
 // scanned is what scanMessages made of an input.
@@ -41,7 +42,7 @@ func countLines(input []byte, limit int) int {
 	}
 	n := 0
 	for _, seg := range segments {
-		if len(seg) > limit || len(bytes.Trim(seg, jsonSpace)) > 0 {
+		if len(seg) > limit || len(bytes.Trim(seg, mcpwire.JSONSpace)) > 0 {
 			n++
 		}
 	}
@@ -154,15 +155,15 @@ func TestScanDropsAnOversizedLineWithoutHoldingIt(t *testing.T) {
 		}
 	}
 	// The kept prefix is bounded by the limit, whatever the line's length.
-	lines := lineReader{r: bufioReader(strings.NewReader(strings.Repeat("y", 1<<20) + "\nok")), limit: limit}
-	line, tooLong, err := lines.next()
+	lines := mcpwire.LineReader{R: bufioReader(strings.NewReader(strings.Repeat("y", 1<<20) + "\nok")), Limit: limit}
+	line, tooLong, err := lines.Next()
 	if err != nil || !tooLong || len(line) != limit || cap(line) > 4*limit {
 		t.Fatalf("oversized line: len %d cap %d tooLong %v err %v", len(line), cap(line), tooLong, err)
 	}
-	if line, tooLong, err := lines.next(); err != nil || tooLong || string(line) != "ok" {
+	if line, tooLong, err := lines.Next(); err != nil || tooLong || string(line) != "ok" {
 		t.Fatalf("next line: %q %v %v", line, tooLong, err)
 	}
-	if _, _, err := lines.next(); err != io.EOF {
+	if _, _, err := lines.Next(); err != io.EOF {
 		t.Fatalf("after the last line: %v", err)
 	}
 }
@@ -219,4 +220,4 @@ func FuzzScanMessages(f *testing.F) {
 	})
 }
 
-func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReaderSize(r, readChunkBytes) }
+func bufioReader(r io.Reader) *bufio.Reader { return bufio.NewReaderSize(r, mcpwire.ReadChunkBytes) }

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 import (
 	"context"
@@ -82,49 +82,4 @@ func (g *RunGate) Drain(ctx context.Context) error {
 	g.stop(errors.New("the server shut down before the run finished"))
 	<-g.idle
 	return ctx.Err()
-}
-
-// idleCounter counts work in flight; wait returns once none is.
-type idleCounter struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed while n is zero; nil until first needed
-}
-
-func (c *idleCounter) add() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.n == 0 && c.idle != nil {
-		c.idle = nil
-	}
-	c.n++
-}
-
-func (c *idleCounter) done() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.n--
-	if c.n == 0 && c.idle != nil {
-		close(c.idle)
-	}
-}
-
-// wait waits until nothing is in flight or ctx is done.
-func (c *idleCounter) wait(ctx context.Context) error {
-	c.mu.Lock()
-	if c.n == 0 {
-		c.mu.Unlock()
-		return nil
-	}
-	if c.idle == nil {
-		c.idle = make(chan struct{})
-	}
-	idle := c.idle
-	c.mu.Unlock()
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // Stateless serving: what a replica that is draining answers, so that the client (or the load
 // balancer in front of the replicas) retries the request on another one.

@@ -1,20 +1,20 @@
-package mcptools
+package mcpwire
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// maxIDBytes bounds the "id" member an envelope keeps: a longer one is not usable.
+// maxIDBytes bounds the "id" member an Envelope keeps: a longer one is not usable.
 const maxIDBytes = 256
 
-// envelope follows the top level of one JSON-RPC message as its bytes stream by, holding none
+// Envelope follows the top level of one JSON-RPC message as its bytes stream by, holding none
 // of them but its "id" member: enough to answer a message too long to keep, wherever in the
 // message its id is (the TypeScript SDK writes it last, after the params or the result).
 //
 // It reads only what a JSON object needs to be followed (strings, nesting, commas, colons);
 // input that is not a JSON object yields no id. The zero value is ready for a message.
-type envelope struct {
+type Envelope struct {
 	started, ended bool
 	notObject      bool
 
@@ -33,8 +33,8 @@ type envelope struct {
 	hasMethod bool   // a "method" member was seen
 }
 
-// feed reads the next bytes of the message.
-func (e *envelope) feed(p []byte) {
+// Feed reads the next bytes of the message.
+func (e *Envelope) Feed(p []byte) {
 	for _, b := range p {
 		if e.ended || e.notObject {
 			return
@@ -106,7 +106,7 @@ func (e *envelope) feed(p []byte) {
 }
 
 // memberName is the current member name, its escapes decoded.
-func (e *envelope) memberName() string {
+func (e *Envelope) memberName() string {
 	raw := e.key[:e.keyLen]
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw)
@@ -120,7 +120,7 @@ func (e *envelope) memberName() string {
 
 // endValue ends the current member at depth 1 (the ',' or '}' that ended it is the last byte
 // of idBuf).
-func (e *envelope) endValue() {
+func (e *Envelope) endValue() {
 	if e.inValue == "id" {
 		e.id = nil
 		if len(e.idBuf) < maxIDBytes+2 {
@@ -135,7 +135,7 @@ func (e *envelope) endValue() {
 
 // ID returns the raw "id" member when it is a string or a number (as JSON-RPC allows) of at
 // most maxIDBytes bytes and the member was read to its end; else nil.
-func (e *envelope) ID() json.RawMessage {
+func (e *Envelope) ID() json.RawMessage {
 	if e.id == nil {
 		return nil
 	}
@@ -144,7 +144,7 @@ func (e *envelope) ID() json.RawMessage {
 
 // IsRequest reports whether the message has a "method" member: a request or a notification,
 // not a response.
-func (e *envelope) IsRequest() bool { return e.hasMethod }
+func (e *Envelope) IsRequest() bool { return e.hasMethod }
 
 // usableID reports whether raw is a JSON string or number that decodes.
 func usableID(raw []byte) bool {

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // The size of a run_code reply: whether it carries structuredContent (ServerOptions.Structured)
 // and the bound that keeps one reply within a client's message limit (ServerOptions.MaxReplyBytes).

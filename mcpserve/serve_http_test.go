@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"bufio"
@@ -14,25 +14,25 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/runcode-dev/runcode/internal/leakcheck"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // serveHTTPHandler serves the fixture's run_code through NewHTTPHandler on loopback.
-func serveHTTPHandler(t *testing.T, opts mcptools.HTTPOptions) (*mcptools.HTTPHandler, string) {
+func serveHTTPHandler(t *testing.T, opts mcpserve.HTTPOptions) (*mcpserve.HTTPHandler, string) {
 	t.Helper()
 	return serveFixture(t, newSrvFixture(t), nil, opts)
 }
 
 // serveFixture serves f's run_code through NewHTTPHandler on loopback, its server and handler
 // sharing gate (nil: none).
-func serveFixture(t *testing.T, f *srvFixture, gate *mcptools.RunGate, opts mcptools.HTTPOptions) (*mcptools.HTTPHandler, string) {
+func serveFixture(t *testing.T, f *srvFixture, gate *mcpserve.RunGate, opts mcpserve.HTTPOptions) (*mcpserve.HTTPHandler, string) {
 	t.Helper()
-	srv, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{Gate: gate})
+	srv, err := mcpserve.NewServer(f.reg, mcpserve.ServerOptions{Gate: gate})
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts.Gate = gate
-	h := mcptools.NewHTTPHandler(srv, opts)
+	h := mcpserve.NewHTTPHandler(srv, opts)
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.CloseSessions()
@@ -80,7 +80,7 @@ func sessionHeader(id string) map[string]string {
 }
 
 func TestHTTPHandlerBearerToken(t *testing.T) {
-	_, url := serveHTTPHandler(t, mcptools.HTTPOptions{Token: "s3cret-token"})
+	_, url := serveHTTPHandler(t, mcpserve.HTTPOptions{Token: "s3cret-token"})
 	for _, auth := range []string{"", "Bearer wrong", "Bearer s3cret-toke", "Bearer s3cret-token-and-more", "Basic s3cret-token", "s3cret-token"} {
 		resp, body := post(t, url, initializeBody, map[string]string{"Authorization": auth})
 		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") || !strings.Contains(body, "Bearer") {
@@ -128,7 +128,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // request for a non-loopback Host on a loopback listener (DNS rebinding). Same-origin and
 // non-browser requests pass.
 func TestHTTPHandlerRefusesCrossOriginRequests(t *testing.T) {
-	_, url := serveHTTPHandler(t, mcptools.HTTPOptions{})
+	_, url := serveHTTPHandler(t, mcpserve.HTTPOptions{})
 	host := strings.TrimPrefix(url, "http://")
 	for _, c := range []struct {
 		name   string
@@ -167,7 +167,7 @@ func TestHTTPHandlerRefusesCrossOriginRequests(t *testing.T) {
 // Idle sessions end after SessionTimeout and are gone from the server (LiveSessions), so the
 // memory of abandoned sessions is returned; a request with an expired id gets 404.
 func TestHTTPHandlerExpiresIdleSessions(t *testing.T) {
-	h, url := serveHTTPHandler(t, mcptools.HTTPOptions{SessionTimeout: 500 * time.Millisecond})
+	h, url := serveHTTPHandler(t, mcpserve.HTTPOptions{SessionTimeout: 500 * time.Millisecond})
 	const n = 200
 	ids := make([]string, n)
 	for i := range ids {
@@ -215,7 +215,7 @@ func connectHTTP(t *testing.T, url string) *mcp.ClientSession {
 
 // runUntilAborted starts a run_code call on cs that waits until it is aborted and returns once
 // the run is in flight; when the test ends, gate (the server's) aborts it.
-func runUntilAborted(t *testing.T, f *srvFixture, gate *mcptools.RunGate, cs *mcp.ClientSession) {
+func runUntilAborted(t *testing.T, f *srvFixture, gate *mcpserve.RunGate, cs *mcp.ClientSession) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
@@ -241,8 +241,8 @@ func runUntilAborted(t *testing.T, f *srvFixture, gate *mcptools.RunGate, cs *mc
 // call in flight is never the one ended, however long ago it was opened.
 func TestHTTPHandlerEvictsTheLongestIdleSession(t *testing.T) {
 	f := newSrvFixture(t)
-	gate := mcptools.NewRunGate()
-	h, url := serveFixture(t, f, gate, mcptools.HTTPOptions{MaxSessions: 3})
+	gate := mcpserve.NewRunGate()
+	h, url := serveFixture(t, f, gate, mcpserve.HTTPOptions{MaxSessions: 3})
 	busy := connectHTTP(t, url)
 	runUntilAborted(t, f, gate, busy)
 	a, b := openSession(t, url, nil), openSession(t, url, nil)
@@ -277,8 +277,8 @@ func TestHTTPHandlerEvictsTheLongestIdleSession(t *testing.T) {
 // message saying so.
 func TestHTTPHandlerRefusesANewSessionWhenEveryOneIsBusy(t *testing.T) {
 	f := newSrvFixture(t)
-	gate := mcptools.NewRunGate()
-	h, url := serveFixture(t, f, gate, mcptools.HTTPOptions{MaxSessions: 2})
+	gate := mcpserve.NewRunGate()
+	h, url := serveFixture(t, f, gate, mcpserve.HTTPOptions{MaxSessions: 2})
 	first, second := connectHTTP(t, url), connectHTTP(t, url)
 	// A session just created counts once, not also as being created: the second did not
 	// evict the first.
@@ -299,12 +299,12 @@ func TestHTTPHandlerRefusesANewSessionWhenEveryOneIsBusy(t *testing.T) {
 // A request body over MaxMessageBytes gets 413; the default is far above the SDK's 4 MiB, so a
 // large program arrives.
 func TestHTTPHandlerMessageSize(t *testing.T) {
-	_, url := serveHTTPHandler(t, mcptools.HTTPOptions{MaxMessageBytes: 1 << 20})
+	_, url := serveHTTPHandler(t, mcpserve.HTTPOptions{MaxMessageBytes: 1 << 20})
 	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"x":"` + strings.Repeat("y", 2<<20) + `"}}`
 	if resp, _ := post(t, url, big, nil); resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("a 2 MiB body with a 1 MiB cap: %s", resp.Status)
 	}
-	_, url = serveHTTPHandler(t, mcptools.HTTPOptions{})
+	_, url = serveHTTPHandler(t, mcpserve.HTTPOptions{})
 	id := openSession(t, url, nil)
 	code := `return "` + strings.Repeat("z", 6<<20) + `".length`
 	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_code","arguments":{"description":"big","code":` + `"` + strings.ReplaceAll(code, `"`, `\"`) + `"}}}`
@@ -319,7 +319,7 @@ func TestHTTPHandlerMessageSize(t *testing.T) {
 // is blocked; neither leaves a goroutine behind.
 func TestLineTransportServesAndEndsCleanly(t *testing.T) {
 	leakcheck.Check(t)
-	srv, err := mcptools.NewServer(newSrvFixture(t).reg, mcptools.ServerOptions{})
+	srv, err := mcpserve.NewServer(newSrvFixture(t).reg, mcpserve.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestLineTransportServesAndEndsCleanly(t *testing.T) {
 		outR, outW := io.Pipe()
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- srv.Run(ctx, &mcptools.LineTransport{Reader: inR, Writer: outW}) }()
+		go func() { done <- srv.Run(ctx, &mcpserve.LineTransport{Reader: inR, Writer: outW}) }()
 		lines := bufio.NewReader(outR)
 		go io.WriteString(inW, "not json\n"+initializeBody+"\n")
 		for _, want := range []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,`, `{"jsonrpc":"2.0","id":1,"result":{`} {

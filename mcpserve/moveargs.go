@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // Moving a run_code call's arguments past the SDK: the SDK decodes a message several times
 // over (the message, its params' _meta, its params), each time through a decoder that buffers
@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/internal/mcpwire"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -22,10 +23,6 @@ import (
 // space cannot be in an HTTP field name, so no client can send it: net/http refuses such a
 // request before any handler sees it (and HTTPHandler deletes it anyway).
 const movedArgumentsHeader = "Runcode Moved-Arguments"
-
-// maxKeyBytes bounds the member names splitArguments decodes: a longer name (escaped or not)
-// is none of the few it looks for.
-const maxKeyBytes = 128
 
 // splitArguments splits one JSON-RPC message that calls run_code (method "tools/call", params
 // naming run_code with an "arguments" object) into the message with its arguments replaced by
@@ -37,7 +34,7 @@ const maxKeyBytes = 128
 func splitArguments(msg []byte) (rest, args []byte, ok bool) {
 	var method, params [2]int // value spans in msg
 	var nMethod, nParams int
-	if !scanMembers(msg, 0, func(key string, start, end int) {
+	if !mcpwire.ScanMembers(msg, 0, func(key string, start, end int) {
 		switch key {
 		case "method":
 			method, nMethod = [2]int{start, end}, nMethod+1
@@ -49,7 +46,7 @@ func splitArguments(msg []byte) (rest, args []byte, ok bool) {
 	}
 	var name, arguments [2]int
 	var nName, nArguments int
-	if !scanMembers(msg[:params[1]], params[0], func(key string, start, end int) {
+	if !mcpwire.ScanMembers(msg[:params[1]], params[0], func(key string, start, end int) {
 		switch key {
 		case "name":
 			name, nName = [2]int{start, end}, nName+1
@@ -107,122 +104,9 @@ func stringIs(value []byte, want string) bool {
 	if bytes.IndexByte(value, '\\') < 0 {
 		return string(value[1:len(value)-1]) == want
 	}
-	if len(value) > maxKeyBytes {
+	if len(value) > mcpwire.MaxKeyBytes {
 		return false
 	}
 	var s string
 	return json.Unmarshal(value, &s) == nil && s == want
-}
-
-// scanMembers calls visit with each member of the JSON object that starts at data[from] and
-// ends data (space around it allowed): its name decoded (a name over maxKeyBytes comes as "")
-// and its value's span in data. It reports false when that is not an object as far as its
-// structure goes (strings, nesting, colons, commas); values are not otherwise validated.
-func scanMembers(data []byte, from int, visit func(key string, start, end int)) bool {
-	i := skipSpace(data, from)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return skipSpace(data, i+1) == len(data)
-	}
-	for {
-		if i >= len(data) || data[i] != '"' {
-			return false
-		}
-		keyEnd, ok := skipString(data, i)
-		if !ok {
-			return false
-		}
-		key := ""
-		if raw := data[i:keyEnd]; len(raw) <= maxKeyBytes {
-			if bytes.IndexByte(raw, '\\') < 0 {
-				key = string(raw[1 : len(raw)-1])
-			} else if json.Unmarshal(raw, &key) != nil {
-				return false
-			}
-		}
-		i = skipSpace(data, keyEnd)
-		if i >= len(data) || data[i] != ':' {
-			return false
-		}
-		i = skipSpace(data, i+1)
-		end, ok := skipValue(data, i)
-		if !ok || end == i {
-			return false
-		}
-		visit(key, i, end)
-		i = skipSpace(data, end)
-		if i >= len(data) {
-			return false
-		}
-		switch data[i] {
-		case ',':
-			i = skipSpace(data, i+1)
-		case '}':
-			return skipSpace(data, i+1) == len(data)
-		default:
-			return false
-		}
-	}
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the end of the string starting at data[i] (a quote).
-func skipString(data []byte, i int) (int, bool) {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
-		}
-	}
-	return 0, false
-}
-
-// skipValue returns the end of the value starting at data[i], following its strings and
-// nesting only.
-func skipValue(data []byte, i int) (int, bool) {
-	depth := 0
-	for i < len(data) {
-		switch data[i] {
-		case '"':
-			end, ok := skipString(data, i)
-			if !ok {
-				return 0, false
-			}
-			i = end
-			if depth == 0 {
-				return i, true
-			}
-		case '{', '[':
-			depth++
-			i++
-		case '}', ']':
-			if depth == 0 {
-				return i, true // the end of the enclosing object
-			}
-			depth--
-			i++
-			if depth == 0 {
-				return i, true
-			}
-		case ',', ' ', '\t', '\r', '\n':
-			if depth == 0 {
-				return i, true
-			}
-			i++
-		default:
-			i++
-		}
-	}
-	return i, depth == 0
 }

@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"bufio"
@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // Issue 24: over `serve --stdio`, the ids -1.5, 2.7 and 9007199254740993 were answered under
 // the ids -1, 2 and 9007199254740992, which a client waits for in vain. An id is answered as
 // sent, or refused with -32600 under the id as written.
 func TestLineTransportAnswersIDsAsSent(t *testing.T) {
-	srv, err := mcptools.NewServer(newSrvFixture(t).reg, mcptools.ServerOptions{})
+	srv, err := mcpserve.NewServer(newSrvFixture(t).reg, mcpserve.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func TestLineTransportAnswersIDsAsSent(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, &mcptools.LineTransport{Reader: inR, Writer: outW}) }()
+	go func() { done <- srv.Run(ctx, &mcpserve.LineTransport{Reader: inR, Writer: outW}) }()
 	defer func() {
 		inW.Close()
 		select {
@@ -59,7 +59,7 @@ func TestLineTransportAnswersIDsAsSent(t *testing.T) {
 // error under the id as sent; an exact id is answered as before.
 func TestHTTPAnswersIDsAsSent(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
-		_, url := serveHTTPHandler(t, mcptools.HTTPOptions{Stateless: stateless})
+		_, url := serveHTTPHandler(t, mcpserve.HTTPOptions{Stateless: stateless})
 		var header map[string]string
 		if !stateless {
 			header = sessionHeader(openSession(t, url, nil))

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // The server side: NewServer offers a registry's run_code, with the SDK of the registry's tools
 // in its description, to any MCP client.
@@ -18,8 +18,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/mcptools"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -35,7 +37,7 @@ type ServerOptions struct {
 	// view).
 	Scope *registry.Scope
 	// CompactAbove picks the full or the compact SDK in the tool's description, as
-	// codemode.SectionOptions.CompactAbove; pass the value given to codemode.Install.
+	// codemode.SectionOptions.CompactAbove; pass the value given to codemode.New.
 	CompactAbove int
 	// ProgressInterval is how often a running program reports progress to a client that asked
 	// for it with a progress token (zero: DefaultProgressInterval; negative: no heartbeat, only
@@ -80,18 +82,18 @@ type ServerOptions struct {
 // elapsed time in seconds; the message counts the settled sub-calls.
 func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) {
 	if reg == nil {
-		return nil, errors.New("mcptools: NewServer needs a registry")
+		return nil, errors.New("mcpserve: NewServer needs a registry")
 	}
 	if mode := reg.PresentationOf(opts.Scope); mode == registry.PresentNative {
-		return nil, fmt.Errorf("mcptools: the scope presents %q: present code or both to serve %s", mode, registry.ReservedName)
+		return nil, fmt.Errorf("mcpserve: the scope presents %q: present code or both to serve %s", mode, registry.ReservedName)
 	}
 	tool, ok := reg.Get(registry.ReservedName, opts.Scope)
 	if !ok {
-		return nil, fmt.Errorf("mcptools: %s is not installed: install it with codemode.Install", registry.ReservedName)
+		return nil, fmt.Errorf("mcpserve: %s is not installed: install it with codemode.New", registry.ReservedName)
 	}
 	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove})
 	if err != nil {
-		return nil, fmt.Errorf("mcptools: %w", err)
+		return nil, fmt.Errorf("mcpserve: %w", err)
 	}
 	description := strings.TrimSpace(tool.Description)
 	for _, s := range sections {
@@ -113,11 +115,11 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	}
 	mode := cmp.Or(opts.Structured, StructuredAuto)
 	if _, err := ParseStructuredMode(string(mode)); err != nil {
-		return nil, fmt.Errorf("mcptools: ServerOptions.Structured: %w", err)
+		return nil, fmt.Errorf("mcpserve: ServerOptions.Structured: %w", err)
 	}
 	maxReply := cmp.Or(opts.MaxReplyBytes, DefaultMaxReplyBytes)
 	if maxReply < minMaxReplyBytes {
-		return nil, fmt.Errorf("mcptools: ServerOptions.MaxReplyBytes must be at least %d, got %d", minMaxReplyBytes, maxReply)
+		return nil, fmt.Errorf("mcpserve: ServerOptions.MaxReplyBytes must be at least %d, got %d", minMaxReplyBytes, maxReply)
 	}
 	var outputSchema any // declared only when every reply carries structuredContent
 	if mode == StructuredAlways {
@@ -196,32 +198,43 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		defer leave()
 		ctx = runCtx
 	}
-	ctx = ExtractTraceContext(ctx, req.Params.Meta)
+	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
 	}
 	call := registry.Call{CallID: rep.CallID, Name: registry.ReservedName, Arguments: args, Scope: h.scope}
-	var subCalls *subCallCounter
-	if h.onRun != nil {
-		subCalls = &subCallCounter{root: rep.CallID}
-		remove := h.reg.OnResult(subCalls.observe)
-		defer func() { rep.SubCalls = subCalls.count(); remove() }()
+	// One trace for this call alone counts its sub-calls and drives its progress: each settle
+	// event is one of the program's tool calls settled (a call the run gave up on when it ended
+	// settles then, as a failure).
+	var p *progress
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		p = &progress{session: req.Session, token: token, start: time.Now(), kick: make(chan struct{}, 1)}
+		ctx = mcptools.WithUpstreamProgress(ctx, p.forward)
+	}
+	var subCalls atomic.Int64
+	if h.onRun != nil || p != nil {
+		ctx = codemode.WithRunTrace(ctx, &codemode.RunTrace{OnEvent: func(e bridge.Event) {
+			if e.Type != bridge.EventSettle {
+				return
+			}
+			subCalls.Add(1)
+			if p != nil {
+				p.settle(e)
+			}
+		}})
 	}
 	var res registry.Result
-	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
-		p := &progress{session: req.Session, token: token, callID: rep.CallID, start: time.Now(), kick: make(chan struct{}, 1)}
-		remove := h.reg.OnResult(p.observe)
-		ctx = context.WithValue(ctx, upstreamProgressKey{}, upstreamProgress(p.forward))
+	if p != nil {
 		runCtx, stop := context.WithCancel(ctx)
 		var wg sync.WaitGroup
 		wg.Go(func() { p.report(runCtx, h.interval) })
 		res = h.reg.Execute(ctx, call)
 		stop()
 		wg.Wait()
-		remove()
 	} else {
 		res = h.reg.Execute(ctx, call)
 	}
+	rep.SubCalls = int(subCalls.Load())
 	rep.Outcome, rep.Kind = outcomeOf(res)
 	return toolResult(res, rep.Outcome)
 }
@@ -248,21 +261,6 @@ func toolResult(res registry.Result, outcome jsonv.Value) *mcp.CallToolResult {
 	return out
 }
 
-// subCallCounter counts the settled sub-calls of one call.
-type subCallCounter struct {
-	root string
-	n    atomic.Int64
-}
-
-// observe is a registry result observer that never blocks the pipeline.
-func (c *subCallCounter) observe(exec registry.Execution, _ registry.Result) {
-	if exec.RootCallID == c.root && !exec.Parent.IsZero() {
-		c.n.Add(1)
-	}
-}
-
-func (c *subCallCounter) count() int { return int(c.n.Load()) }
-
 // appendContent appends registry content blocks as MCP content: text as text, images as images
 // (an image whose data is not base64 becomes a text note).
 func appendContent(dst []mcp.Content, blocks []registry.Content) []mcp.Content {
@@ -286,7 +284,6 @@ func appendContent(dst []mcp.Content, blocks []registry.Content) []mcp.Content {
 type progress struct {
 	session *mcp.ServerSession
 	token   any
-	callID  string
 	start   time.Time
 	kick    chan struct{} // a sub-call settled since the last report (capacity 1)
 
@@ -297,15 +294,7 @@ type progress struct {
 	upstream string // the latest progress of an upstream MCP tool not reported yet
 }
 
-// upstreamProgress receives the progress notifications of an upstream MCP tool (its qualified
-// name) that a run calls; a run's context carries it (upstreamProgressKey) when its client
-// asked for progress, and the MCP client half (Server.call) asks the upstream server for
-// progress only then.
-type upstreamProgress func(tool string, p *mcp.ProgressNotificationParams)
-
-type upstreamProgressKey struct{}
-
-// forward is the run's upstreamProgress: the next notification passes on the tool's progress
+// forward is the run's upstream progress sink (mcptools.WithUpstreamProgress): the next notification passes on the tool's progress
 // in its message ("tool: message (progress/total)"); the run's progress value stays the
 // elapsed time, so it still increases. Progress reported faster than the client reads is
 // coalesced to the latest.
@@ -327,18 +316,15 @@ func (p *progress) forward(tool string, up *mcp.ProgressNotificationParams) {
 	}
 }
 
-// observe is a registry result observer: it counts the sub-calls of the call and wakes the
-// reporter without ever blocking the pipeline.
-func (p *progress) observe(exec registry.Execution, res registry.Result) {
-	if exec.RootCallID != p.callID || exec.Parent.IsZero() {
-		return
-	}
+// settle counts a settled sub-call (a settle event of the run) and wakes the reporter without
+// ever blocking the run.
+func (p *progress) settle(e bridge.Event) {
 	p.mu.Lock()
 	p.settled++
-	if res.IsError {
+	if e.IsError {
 		p.failed++
 	}
-	p.last = exec.Name
+	p.last = e.Name
 	p.mu.Unlock()
 	select {
 	case p.kick <- struct{}{}:

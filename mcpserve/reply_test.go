@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // declaresOutputSchema reports whether cs's run_code declares an outputSchema.
@@ -40,15 +40,15 @@ func TestServerStructuredModes(t *testing.T) {
 	reg := outcomeRegistryWith(t, jsruntime.Config{}, codemode.Options{OutputBudget: -1})
 	ctx := context.Background()
 	for _, c := range []struct {
-		mode                   mcptools.StructuredMode
+		mode                   mcpserve.StructuredMode
 		schema, small, onLarge bool
 	}{
 		{"", false, true, false},
-		{mcptools.StructuredAuto, false, true, false},
-		{mcptools.StructuredNever, false, false, false},
-		{mcptools.StructuredAlways, true, true, true},
+		{mcpserve.StructuredAuto, false, true, false},
+		{mcpserve.StructuredNever, false, false, false},
+		{mcpserve.StructuredAlways, true, true, true},
 	} {
-		cs := srvConnect(t, reg, mcptools.ServerOptions{Structured: c.mode}, nil)
+		cs := srvConnect(t, reg, mcpserve.ServerOptions{Structured: c.mode}, nil)
 		if got := declaresOutputSchema(t, cs); got != c.schema {
 			t.Errorf("%q: declares an outputSchema: %v, want %v", c.mode, got, c.schema)
 		}
@@ -72,10 +72,10 @@ func TestServerStructuredModes(t *testing.T) {
 
 func TestServerRefusesAnUnknownStructuredMode(t *testing.T) {
 	f := newSrvFixture(t)
-	if _, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{Structured: "sometimes"}); err == nil || !strings.Contains(err.Error(), `"sometimes"`) {
+	if _, err := mcpserve.NewServer(f.reg, mcpserve.ServerOptions{Structured: "sometimes"}); err == nil || !strings.Contains(err.Error(), `"sometimes"`) {
 		t.Fatalf("err = %v", err)
 	}
-	if _, err := mcptools.NewServer(f.reg, mcptools.ServerOptions{MaxReplyBytes: 100}); err == nil || !strings.Contains(err.Error(), "MaxReplyBytes") {
+	if _, err := mcpserve.NewServer(f.reg, mcpserve.ServerOptions{MaxReplyBytes: 100}); err == nil || !strings.Contains(err.Error(), "MaxReplyBytes") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -88,8 +88,8 @@ func TestServerBoundsEachReply(t *testing.T) {
 	// The output budget off: it would keep the output well under MaxReplyBytes first.
 	reg := outcomeRegistryWith(t, jsruntime.Config{}, codemode.Options{OutputBudget: -1})
 	const maxReply = 64 << 10
-	for _, mode := range []mcptools.StructuredMode{mcptools.StructuredAuto, mcptools.StructuredNever, mcptools.StructuredAlways} {
-		cs := srvConnect(t, reg, mcptools.ServerOptions{Structured: mode, MaxReplyBytes: maxReply}, nil)
+	for _, mode := range []mcpserve.StructuredMode{mcpserve.StructuredAuto, mcpserve.StructuredNever, mcpserve.StructuredAlways} {
+		cs := srvConnect(t, reg, mcpserve.ServerOptions{Structured: mode, MaxReplyBytes: maxReply}, nil)
 		res, err := srvCallRunCode(context.Background(), cs, `console.log("first line"); `+bigProgram(300))
 		if err != nil {
 			t.Fatal(err)
@@ -112,7 +112,7 @@ func TestServerBoundsEachReply(t *testing.T) {
 		if !strings.Contains(note, "cut to fit one MCP message of at most 65536 bytes") || !strings.Contains(note, "prints or returns less") {
 			t.Errorf("%s: note = %q", mode, note)
 		}
-		if mode != mcptools.StructuredAlways {
+		if mode != mcpserve.StructuredAlways {
 			if res.StructuredContent != nil || res.IsError {
 				t.Errorf("%s: structuredContent %v, isError %v; want none, false", mode, res.StructuredContent != nil, res.IsError)
 			}
@@ -130,7 +130,7 @@ func TestServerBoundsEachReply(t *testing.T) {
 // structuredContent too, since the reply is small.
 func TestServerRepliesWithinTheOutputBudget(t *testing.T) {
 	reg := outcomeRegistry(t, jsruntime.Config{}, nil)
-	cs := srvConnect(t, reg, mcptools.ServerOptions{}, nil)
+	cs := srvConnect(t, reg, mcpserve.ServerOptions{}, nil)
 	res, err := srvCallRunCode(context.Background(), cs, bigProgram(1500))
 	if err != nil {
 		t.Fatal(err)

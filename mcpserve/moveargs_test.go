@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // bigCall is a 20 MiB run_code call without its code argument: the server must refuse it
@@ -43,7 +43,7 @@ type hiddenLength struct{ io.Reader }
 // A 20 MiB run_code call over HTTP costs the server about twice its size before the refusal,
 // whether its length is announced or not.
 func TestHTTPBigCallCostsAboutItsSize(t *testing.T) {
-	_, url := serveHTTPHandler(t, mcptools.HTTPOptions{})
+	_, url := serveHTTPHandler(t, mcpserve.HTTPOptions{})
 	id := openSession(t, url, nil)
 	for _, chunked := range []bool{false, true} {
 		call := bigCall()
@@ -81,7 +81,7 @@ func TestHTTPBigCallCostsAboutItsSize(t *testing.T) {
 // The same call over stdio (LineTransport) costs the server about three times its size: the
 // line read in chunks and joined, then the arguments decoded once.
 func TestLineTransportBigCallCostsAboutItsSize(t *testing.T) {
-	srv, err := mcptools.NewServer(newSrvFixture(t).reg, mcptools.ServerOptions{})
+	srv, err := mcpserve.NewServer(newSrvFixture(t).reg, mcpserve.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestLineTransportBigCallCostsAboutItsSize(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, &mcptools.LineTransport{Reader: inR, Writer: outW}) }()
+	go func() { done <- srv.Run(ctx, &mcpserve.LineTransport{Reader: inR, Writer: outW}) }()
 	t.Cleanup(func() {
 		cancel()
 		inW.Close()
@@ -118,7 +118,7 @@ func TestLineTransportBigCallCostsAboutItsSize(t *testing.T) {
 // The header that carries moved arguments to the handler cannot come from a client: net/http
 // refuses a request naming it (a space is not allowed in a field name).
 func TestHTTPMovedArgumentsHeaderCannotBeSent(t *testing.T) {
-	_, url := serveHTTPHandler(t, mcptools.HTTPOptions{})
+	_, url := serveHTTPHandler(t, mcpserve.HTTPOptions{})
 	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // The structured side of a run_code result: the canonical outcome as structuredContent, the
 // outputSchema that declares it, and the report a host gets of every call.
@@ -55,7 +55,10 @@ type RunReport struct {
 	Outcome jsonv.Value
 	// Duration is the time from receiving the call to its result.
 	Duration time.Duration
-	// SubCalls is the number of the program's tool calls that settled before the run ended.
+	// SubCalls is the number of the program's tool calls that settled: each that ran, and each
+	// that had started and was given up on when the run ended (it settles then, as a failure).
+	// Calls still queued when the run ended never started and do not count, and neither do
+	// the calls of runs that the program's tools start themselves.
 	SubCalls int
 }
 

@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/typecheck"
 )
@@ -82,7 +82,7 @@ func outcomeRegistryWith(t *testing.T, cfg jsruntime.Config, opts codemode.Optio
 // cmd/runcode's TestServeHTTPStructuredWorkerExit).
 func TestServerStructuredContentMatchesTheOutputSchema(t *testing.T) {
 	reg := outcomeRegistry(t, jsruntime.Config{ComputeBudget: 300 * time.Millisecond, MaxOutputBytes: 4096}, nil)
-	cs := srvConnect(t, reg, mcptools.ServerOptions{Structured: mcptools.StructuredAlways}, nil)
+	cs := srvConnect(t, reg, mcpserve.ServerOptions{Structured: mcpserve.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -148,8 +148,8 @@ func checkOutcome(t *testing.T, got, want map[string]any, message string) {
 // arguments, a call refused while the server drains, and a run aborted by the drain.
 func TestServerStructuredContentOfCallsThatRanNoProgram(t *testing.T) {
 	f := newSrvFixture(t)
-	gate := mcptools.NewRunGate()
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{Gate: gate, Structured: mcptools.StructuredAlways}, nil)
+	gate := mcpserve.NewRunGate()
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{Gate: gate, Structured: mcpserve.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	ctx := context.Background()
 	for _, args := range []map[string]any{
@@ -192,7 +192,7 @@ func TestServerStructuredContentOfCallsThatRanNoProgram(t *testing.T) {
 	}
 	got = structured(t, schema, res)
 	checkOutcome(t, got, map[string]any{"logs": []any{}, "error": map[string]any{"kind": "shutting-down"}}, "retry on another server or later")
-	if text := strings.Join(srvTexts(res), ""); !res.IsError || text != mcptools.ShuttingDown {
+	if text := strings.Join(srvTexts(res), ""); !res.IsError || text != mcpserve.ShuttingDown {
 		t.Fatalf("refused call: %q (isError %v)", text, res.IsError)
 	}
 }
@@ -207,7 +207,7 @@ func TestServerStructuredContentOfATypecheckFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer checker.Close()
-	cs := srvConnect(t, outcomeRegistry(t, jsruntime.Config{}, checker), mcptools.ServerOptions{Structured: mcptools.StructuredAlways}, nil)
+	cs := srvConnect(t, outcomeRegistry(t, jsruntime.Config{}, checker), mcpserve.ServerOptions{Structured: mcpserve.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	res, err := srvCallRunCode(context.Background(), cs, `const n: number = (await tools.add({ a: 1, b: 2 })).total; return n;`)
 	if err != nil {
@@ -219,7 +219,7 @@ func TestServerStructuredContentOfATypecheckFailure(t *testing.T) {
 // Images and deferred contexts still follow the text; structuredContent holds only the outcome.
 func TestServerStructuredContentBesideImages(t *testing.T) {
 	f := newSrvFixture(t)
-	cs := srvConnect(t, f.reg, mcptools.ServerOptions{Structured: mcptools.StructuredAlways}, nil)
+	cs := srvConnect(t, f.reg, mcpserve.ServerOptions{Structured: mcpserve.StructuredAlways}, nil)
 	schema := outcomeSchema(t, cs)
 	res, err := srvCallRunCode(context.Background(), cs, `const name = await tools.screenshot({}); return "took " + name;`)
 	if err != nil {
@@ -237,7 +237,7 @@ func TestServerStructuredContentBesideImages(t *testing.T) {
 // The declared schema is not vacuous: it refuses what no outcome looks like.
 func TestOutputSchemaRefusesMalformedOutcomes(t *testing.T) {
 	var doc any
-	if err := json.Unmarshal([]byte(mcptools.OutputSchema), &doc); err != nil {
+	if err := json.Unmarshal([]byte(mcpserve.OutputSchema), &doc); err != nil {
 		t.Fatal(err)
 	}
 	c := jsonschema.NewCompiler()

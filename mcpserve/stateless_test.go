@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // callBody is a run_code tools/call request.
@@ -27,7 +27,7 @@ func callBody(id int, code string) string {
 // protection and MaxMessageBytes apply as with sessions.
 func TestStatelessHandlerKeepsNoSessions(t *testing.T) {
 	f := newSrvFixture(t)
-	h, url := serveFixture(t, f, mcptools.NewRunGate(), mcptools.HTTPOptions{Stateless: true, MaxSessions: 1, SessionTimeout: time.Millisecond, MaxMessageBytes: 4096})
+	h, url := serveFixture(t, f, mcpserve.NewRunGate(), mcpserve.HTTPOptions{Stateless: true, MaxSessions: 1, SessionTimeout: time.Millisecond, MaxMessageBytes: 4096})
 
 	resp, body := post(t, url, callBody(7, `return (await tools.add({ a: 2, b: 3 })).sum`), map[string]string{"Mcp-Protocol-Version": "2025-06-18"})
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !strings.Contains(body, `"text":"5"`) {
@@ -99,8 +99,8 @@ func TestStatelessHandlerKeepsNoSessions(t *testing.T) {
 // ShuttingDown.
 func TestStatelessHandlerRefusesWhileDraining(t *testing.T) {
 	f := newSrvFixture(t)
-	gate := mcptools.NewRunGate()
-	_, url := serveFixture(t, f, gate, mcptools.HTTPOptions{Stateless: true, Token: "tok"})
+	gate := mcpserve.NewRunGate()
+	_, url := serveFixture(t, f, gate, mcpserve.HTTPOptions{Stateless: true, Token: "tok"})
 	auth := map[string]string{"Authorization": "Bearer tok", "Mcp-Protocol-Version": "2025-06-18"}
 
 	inFlight := make(chan string, 1)
@@ -118,7 +118,7 @@ func TestStatelessHandlerRefusesWhileDraining(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		resp, body := post(t, url, callBody(2, `return 1`), auth)
 		if resp.StatusCode == http.StatusServiceUnavailable {
-			if body != mcptools.StatelessDraining+"\n" || resp.Header.Get("Retry-After") != "1" || !resp.Close {
+			if body != mcpserve.StatelessDraining+"\n" || resp.Header.Get("Retry-After") != "1" || !resp.Close {
 				t.Errorf("503: body %q, Retry-After %q, closes the connection: %v", body, resp.Header.Get("Retry-After"), resp.Close)
 			}
 			break
@@ -139,8 +139,8 @@ func TestStatelessHandlerRefusesWhileDraining(t *testing.T) {
 	}
 
 	stateful := newSrvFixture(t)
-	statefulGate := mcptools.NewRunGate()
-	_, statefulURL := serveFixture(t, stateful, statefulGate, mcptools.HTTPOptions{})
+	statefulGate := mcpserve.NewRunGate()
+	_, statefulURL := serveFixture(t, stateful, statefulGate, mcpserve.HTTPOptions{})
 	session := openSession(t, statefulURL, nil)
 	if err := statefulGate.Drain(context.Background()); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package mcptools
+package mcpserve
 
 // The server side over streamable HTTP: the SDK's handler behind authentication, cross-origin
 // protection and a session cap that evicts the longest-idle session.
@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/runcode-dev/runcode/internal/mcpwire"
 )
 
 // HTTPOptions configure NewHTTPHandler.
@@ -73,11 +74,11 @@ type HTTPHandler struct {
 	token   [sha256.Size]byte
 	auth    bool
 	max     int
-	limitMu sync.Mutex         // serializes admission of new sessions
-	pending map[*creation]bool // session-creating requests admitted and not finished (guarded by limitMu)
-	posts   idleCounter        // POST requests in flight (each carries a message and, for a call, its answer)
-	active  *sessionActivity   // the sessions' requests, for eviction at the cap (nil: no cap)
-	posted  *postContexts      // Stateless: the contexts of the POSTs in flight (else nil)
+	limitMu sync.Mutex          // serializes admission of new sessions
+	pending map[*creation]bool  // session-creating requests admitted and not finished (guarded by limitMu)
+	posts   mcpwire.IdleCounter // POST requests in flight (each carries a message and, for a call, its answer)
+	active  *sessionActivity    // the sessions' requests, for eviction at the cap (nil: no cap)
+	posted  *postContexts       // Stateless: the contexts of the POSTs in flight (else nil)
 }
 
 // NewHTTPHandler returns the handler of srv; srv must serve only this handler's sessions, as
@@ -127,8 +128,8 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 			r = r.WithContext(context.WithValue(r.Context(), creationKey{}, c))
 		}
 		if r.Method == http.MethodPost {
-			h.posts.add()
-			defer h.posts.done()
+			h.posts.Add()
+			defer h.posts.Done()
 			var handled bool
 			if r, handled = readPOST(w, r, maxBody); handled {
 				return
@@ -147,7 +148,7 @@ func NewHTTPHandler(srv *mcp.Server, opts HTTPOptions) *HTTPHandler {
 // WaitAnswered waits until no POST request is in flight (so every call received has been
 // answered), or ctx is done. A server that is shutting down waits here before it closes the
 // sessions: the SDK drops the responses of calls that finish after the close.
-func (h *HTTPHandler) WaitAnswered(ctx context.Context) error { return h.posts.wait(ctx) }
+func (h *HTTPHandler) WaitAnswered(ctx context.Context) error { return h.posts.Wait(ctx) }
 
 // RequireToken returns next behind the handler's bearer-token check (HTTPOptions.Token): a
 // request without the token gets 401 as on the MCP endpoint. Without a token it returns next.
@@ -393,7 +394,7 @@ func readPOST(w http.ResponseWriter, r *http.Request, maxBody int64) (_ *http.Re
 	}
 	if len(toSDK) > 0 && toSDK[0] == '{' {
 		if msg, err := jsonrpc.DecodeMessage(toSDK); err == nil {
-			if reply := inexactIDReply(msg, toSDK); reply != nil {
+			if reply := mcpwire.InexactIDReply(msg, toSDK); reply != nil {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				w.Write(reply)
@@ -486,14 +487,14 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 		}
 		return body, nil
 	}
-	var j joiner
+	var j mcpwire.Joiner
 	for {
-		chunk := make([]byte, readChunkBytes)
+		chunk := make([]byte, mcpwire.ReadChunkBytes)
 		n, err := io.ReadFull(r, chunk)
-		j.chunks, j.n = append(j.chunks, chunk[:n]), j.n+n
+		j.Take(chunk[:n])
 		switch {
 		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			return j.join(), nil
+			return j.Join(), nil
 		case err != nil:
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package mcptools_test
+package mcpserve_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runcode-dev/runcode/mcptools"
+	"github.com/runcode-dev/runcode/mcpserve"
 )
 
 // A Go SDK client over streamable HTTP that cancels its run_code call stops the run on the
@@ -16,10 +16,10 @@ import (
 // sessions by the client's notifications/cancelled, without (Stateless) by the end of the POST
 // that carried the call (before, a stateless run went on until its timeout).
 func TestHTTPClientCancellationStopsTheRun(t *testing.T) {
-	for _, opts := range []mcptools.HTTPOptions{{}, {MaxSessions: 3}, {Stateless: true}} {
+	for _, opts := range []mcpserve.HTTPOptions{{}, {MaxSessions: 3}, {Stateless: true}} {
 		name := fmt.Sprintf("%+v", opts)
 		f := newSrvFixture(t)
-		gate := mcptools.NewRunGate()
+		gate := mcpserve.NewRunGate()
 		_, url := serveFixture(t, f, gate, opts)
 		t.Cleanup(func() { // a run left going (the test failed) ends before the server closes
 			expired, cancel := context.WithCancel(context.Background())
