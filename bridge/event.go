@@ -14,6 +14,16 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
+// The event types.
+const (
+	EventStart  = "code-dispatch-start"
+	EventSettle = "code-dispatch"
+	// EventRunStart and EventRunEnd open and close a run's trace (`runcode run --trace`): the
+	// program, then its outcome. The bridge itself emits neither; its host writes them.
+	EventRunStart = "code-run-start"
+	EventRunEnd   = "code-run"
+)
+
 // Event is one dispatch event: the start (Type EventStart) or the settlement (Type
 // EventSettle, with IsError, Content and the outcome the program received) of one sub-call; or,
 // in a trace file, the start of the run (EventRunStart, with its Program and Description) or its
@@ -57,8 +67,8 @@ type Event struct {
 	// Started is when the call started: Time of its start event.
 	Started time.Time
 	// Queued is how long the call waited between the program's call and its start: for a
-	// concurrency slot (Options.MaxParallel), for an exclusive call to finish, or, when it is
-	// exclusive, for every earlier call to settle.
+	// concurrency slot (codemode.Options.MaxParallelSubCalls), for an exclusive call to finish,
+	// or, when it is exclusive, for every earlier call to settle.
 	Queued time.Duration
 	// Running is how long the call ran (EventSettle only): from its start until its outcome
 	// was ready, its pre-dispatch stages and body included. Duration minus Running is the time
@@ -152,7 +162,7 @@ func (e Event) runValue() jsonv.Value {
 
 // millis is d in fractional milliseconds (nanosecond precision).
 func millis(d time.Duration) jsonv.Value {
-	v, err := jsonv.NumberValue(spanMillis(d))
+	v, err := jsonv.NumberValue(float64(d) / float64(time.Millisecond))
 	if err != nil { // unreachable: a Duration is finite
 		return jsonv.Int(d.Milliseconds())
 	}

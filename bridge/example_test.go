@@ -1,40 +1,27 @@
 package bridge_test
 
 import (
-	"context"
 	"fmt"
+	"strings"
 
 	"github.com/runcode-dev/runcode/bridge"
-	"github.com/runcode-dev/runcode/jsonv"
-	"github.com/runcode-dev/runcode/jsruntime"
-	"github.com/runcode-dev/runcode/registry"
 )
 
-// A bridge turns a program's SDK calls into registry sub-calls with ids "<outer>:code:<n>" and
-// reports each one's start and settlement.
+// ReadEvents reads a `runcode run --trace` file back: each sub-call's start and settle event,
+// with the call's arguments, outcome and times.
 func Example() {
-	reg := registry.New()
-	reg.Register(registry.Tool{Name: "echo", Output: registry.AnyOutput(), Execute: func(_ context.Context, inv *registry.Invocation) (jsonv.Value, error) {
-		return inv.Arguments.Lookup("value"), nil
-	}})
-	rt, _ := jsruntime.New(jsruntime.Config{})
-
-	b, _ := bridge.New(context.Background(), bridge.Options{
-		Executor: reg,
-		CallID:   "call-7",
-		Tools:    []string{"echo"},
-		Events:   func(e bridge.Event) { fmt.Println(e.Type, e.SubCallID, e.Arguments) },
-	})
-	res, _ := rt.Run(context.Background(), jsruntime.Request{
-		Program:  `return [await tools.echo({value: 1}), await tools.echo({value: 2})]`,
-		Bindings: []jsruntime.Namespace{b.Namespace()},
-	})
-	b.Close()
-	fmt.Println(res.Value)
+	trace := `{"type":"code-dispatch-start","rootCallId":"call-7","parentCallId":"call-7","subCallId":"call-7:code:1","name":"echo","arguments":{"value":1},"time":"2026-12-02T09:00:00.000000000Z"}
+{"type":"code-dispatch","rootCallId":"call-7","parentCallId":"call-7","subCallId":"call-7:code:1","name":"echo","arguments":{"value":1},"isError":false,"content":[{"type":"text","text":"1"}],"time":"2026-12-02T09:00:00.002500000Z","durationMs":2.5,"result":1}
+`
+	events, err := bridge.ReadEvents(strings.NewReader(trace))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range events {
+		fmt.Println(e.Type, e.SubCallID, bridge.CallPath(e.Name), e.Arguments, e.Duration())
+	}
 	// Output:
-	// code-dispatch-start call-7:code:1 {"value":1}
-	// code-dispatch call-7:code:1 {"value":1}
-	// code-dispatch-start call-7:code:2 {"value":2}
-	// code-dispatch call-7:code:2 {"value":2}
-	// [1,2]
+	// code-dispatch-start call-7:code:1 tools.echo {"value":1} 0s
+	// code-dispatch call-7:code:1 tools.echo {"value":1} 2.5ms
 }

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
@@ -47,17 +48,16 @@ type Options struct {
 	// helpers for the rest). Zero means DefaultCompactAbove; negative never compacts.
 	CompactAbove int
 	// MaxParallelSubCalls is how many concurrency-safe sub-calls of one run may run at once.
-	// Zero means bridge.DefaultMaxParallel (10), the Go zero value standing for the default
+	// Zero means the default, 10, the Go zero value standing for the default
 	// where the upstream rejects 0; 1 makes every run fully serial; negative is invalid.
 	MaxParallelSubCalls int
 	// DispatchLog is the dispatch-log waterfall of every run: it shapes the content each
 	// code-dispatch event carries (see bridge.LogFunc).
 	DispatchLog []bridge.LogFunc
 	// DrainGrace is how long a run that has ended (settled, timed out or aborted) waits for
-	// its sub-calls still in flight before it detaches them and returns (see
-	// bridge.Options.DrainGrace): a tool body that ignores cancellation delays the end of a run
-	// by at most this much. Zero means bridge.DefaultDrainGrace (1s); negative waits without
-	// limit.
+	// its sub-calls still in flight before it detaches them and returns (see "Sub-calls from
+	// programs" in docs/architecture.md): a tool body that ignores cancellation delays the end of
+	// a run by at most this much. Zero means the default, 1s; negative waits without limit.
 	DrainGrace time.Duration
 	// SubCallMemory is each run's memory budget for the data its sub-calls hold in this
 	// process: tools that can produce large data (the workspace tools, for one) reserve what
@@ -111,7 +111,7 @@ func install(reg *registry.Registry, opts Options) error {
 		return fmt.Errorf("codemode: Options.OutputBudget must be at least %d bytes, 0 for the default (%d) or negative for none; got %d", MinOutputBudget, DefaultOutputBudget, opts.OutputBudget)
 	}
 	if opts.MaxParallelSubCalls < 0 {
-		return fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", bridge.DefaultMaxParallel, opts.MaxParallelSubCalls)
+		return fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", dispatch.DefaultMaxParallel, opts.MaxParallelSubCalls)
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetTools)
@@ -207,7 +207,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	if cm.opts.Executor != nil {
 		executor = cm.opts.Executor
 	}
-	b, err := bridge.New(ctx, bridge.Options{
+	b, err := dispatch.New(ctx, dispatch.Options{
 		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
 		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: eventsFunc(cm.opts.Events, trace), MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
@@ -382,7 +382,7 @@ const (
 // maxUnseenLines lines, then one that counts the rest; each message is cut at
 // maxUnseenMessage bytes, so the lines stay small beside the output limit they are not
 // charged to.
-func unseenLines(unseen []bridge.Unseen) []string {
+func unseenLines(unseen []dispatch.Unseen) []string {
 	var lines []string
 	for i, u := range unseen {
 		if i == maxUnseenLines {

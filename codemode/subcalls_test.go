@@ -11,6 +11,7 @@ import (
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -153,7 +154,7 @@ func TestSubCallsToAnUnsafeToolUnderPromiseAllRunOneAtATimeInOrder(t *testing.T)
 }
 
 // TestMaxParallelZeroMeansDefault: MaxParallelSubCalls 0 is the Go zero value and means the
-// default, bridge.DefaultMaxParallel (the upstream rejects 0; see the DECISIONS row): 12 safe
+// default, dispatch.DefaultMaxParallel (the upstream rejects 0; see the DECISIONS row): 12 safe
 // calls under Promise.all run 10 at a time. A negative value was refused with the upstream's
 // "must be a positive integer", which 0 contradicts; the message now says what is accepted.
 func TestMaxParallelZeroMeansDefault(t *testing.T) {
@@ -163,12 +164,12 @@ func TestMaxParallelZeroMeansDefault(t *testing.T) {
 	go func() {
 		done <- subRun(context.Background(), reg, `return (await Promise.all(Array.from({length: 12}, (_, i) => tools.read({id: String(i)})))).length`)
 	}()
-	g.drive(t, 12, bridge.DefaultMaxParallel)
+	g.drive(t, 12, dispatch.DefaultMaxParallel)
 	if res := <-done; res.IsError || registry.TextOf(res.Content) != "12" {
 		t.Fatalf("result = %s", registry.TextOf(res.Content))
 	}
-	if g.peak != bridge.DefaultMaxParallel {
-		t.Fatalf("peak = %d, want %d", g.peak, bridge.DefaultMaxParallel)
+	if g.peak != dispatch.DefaultMaxParallel {
+		t.Fatalf("peak = %d, want %d", g.peak, dispatch.DefaultMaxParallel)
 	}
 
 	rt, err := jsruntime.New(jsruntime.Config{})
@@ -211,7 +212,7 @@ return s + "+" + n`)
 	if res.IsError || registry.TextOf(res.Content) != "refused\nshot+notes" || res.ConcludesTurn {
 		t.Fatalf("result = %+v", res)
 	}
-	want := []registry.ContextMessage{{Source: bridge.ContextSource, Content: shot}, note("first"), note("second")}
+	want := []registry.ContextMessage{{Source: dispatch.ContextSource, Content: shot}, note("first"), note("second")}
 	if fmt.Sprint(res.AdditionalContexts) != fmt.Sprint(want) {
 		t.Fatalf("contexts = %+v, want %+v", res.AdditionalContexts, want)
 	}

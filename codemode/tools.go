@@ -3,7 +3,7 @@ package codemode
 import (
 	"sync"
 
-	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/sdkgen"
@@ -52,7 +52,7 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 			namespaces[i] = s.Namespace
 		}
 	}
-	members, err := bridge.ToolMembers(names, namespaces)
+	members, err := dispatch.ToolMembers(names, namespaces)
 	if err != nil {
 		return nil, err
 	}

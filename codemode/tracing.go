@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/registry"
 )
 
@@ -18,7 +18,7 @@ const TracerName = "github.com/runcode-dev/runcode/codemode"
 // RuntimeTracerName is the instrumentation scope of the runtime's spans (compile and run).
 const RuntimeTracerName = "github.com/runcode-dev/runcode/jsruntime"
 
-// The attributes of the run_code span (besides those bridge.SpanAttributes shares with the
+// The attributes of the run_code span (besides those dispatch.SpanAttributes shares with the
 // sub-call spans).
 const (
 	attrDescription = attribute.Key("runcode.description")
@@ -32,7 +32,7 @@ const OutcomeError = "error"
 // runSpan is the span of one run_code call.
 type runSpan struct {
 	span   trace.Span
-	bridge *bridge.Bridge // the run's bridge, once it has one
+	bridge *dispatch.Bridge // the run's bridge, once it has one
 }
 
 // startRunSpan opens the span of one run_code call, a child of the span in ctx, and returns the
@@ -41,15 +41,15 @@ func (cm *codeMode) startRunSpan(ctx context.Context, inv *registry.Invocation) 
 	if cm.tracer == nil {
 		return ctx, nil
 	}
-	ctx, span := cm.tracer.Start(ctx, bridge.SpanName(registry.ReservedName),
+	ctx, span := cm.tracer.Start(ctx, dispatch.SpanName(registry.ReservedName),
 		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(bridge.SpanAttributes(registry.ReservedName, inv.CallID, inv.RootCallID)...),
+		trace.WithAttributes(dispatch.SpanAttributes(registry.ReservedName, inv.CallID, inv.RootCallID)...),
 		trace.WithAttributes(attrDescription.String(inv.Arguments.Lookup("description").AsString())))
 	return ctx, &runSpan{span: span}
 }
 
 // setBridge notes the run's bridge, whose sub-calls the span counts.
-func (s *runSpan) setBridge(b *bridge.Bridge) {
+func (s *runSpan) setBridge(b *dispatch.Bridge) {
 	if s != nil {
 		s.bridge = b
 	}
@@ -72,7 +72,7 @@ func (s *runSpan) end(err *error) {
 		msg := (*err).Error()
 		var re *registry.Error
 		if errors.As(*err, &re) {
-			span.SetAttributes(bridge.AttrErrorType.String(string(re.Code)))
+			span.SetAttributes(dispatch.AttrErrorType.String(string(re.Code)))
 		}
 		var f *RunFailure
 		if errors.As(*err, &f) {
@@ -80,6 +80,6 @@ func (s *runSpan) end(err *error) {
 		}
 		span.SetStatus(codes.Error, msg)
 	}
-	span.SetAttributes(bridge.AttrOutcome.String(outcome))
+	span.SetAttributes(dispatch.AttrOutcome.String(outcome))
 	span.End()
 }

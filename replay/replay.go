@@ -73,8 +73,7 @@ type Call struct {
 }
 
 // Executor answers sub-calls from a recording. Create it with New or Load; hand it to
-// codemode.Options.Executor (or bridge.Options.Executor). Its methods are safe for concurrent
-// use.
+// codemode.Options.Executor. Its methods are safe for concurrent use.
 type Executor struct {
 	calls  []Call
 	names  []string           // tool names in order of first use

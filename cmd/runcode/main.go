@@ -115,7 +115,7 @@ func signalExitStatus(sig os.Signal) int {
 // that blocks), and only exiting ends it. The normal ways an abort ends take much less: an
 // in-process run stops at its next instruction, a process-isolation worker is killed 250ms
 // after the abort, and a tool body that ignores cancellation is detached after
-// bridge.DefaultDrainGrace (1s); 2s leaves them a second of margin on a loaded machine, so
+// dispatch.DefaultDrainGrace (1s); 2s leaves them a second of margin on a loaded machine, so
 // that they end with their output, while staying well inside the time supervisors allow
 // between SIGTERM and SIGKILL (docker stop: 10s; Kubernetes: 30s; systemd: 90s). `run` also
 // gives up on a run stuckGrace after its wall-clock ceiling (--timeout), which the runtime

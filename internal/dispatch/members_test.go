@@ -1,10 +1,10 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -19,11 +19,11 @@ func TestNamespaceWithMembers(t *testing.T) {
 	other.Name = "other"
 	reg := newRegistry(t, echo, name, other)
 	tools := []string{"echo", "name", "other"}
-	members, err := bridge.ToolMembers(tools, nil)
+	members, err := dispatch.ToolMembers(tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: tools, Members: members})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: tools, Members: members})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,10 +37,10 @@ func TestNamespaceWithMembers(t *testing.T) {
 	if v := <-got; v != "other" {
 		t.Fatalf("Dispatch(2) reached %q", v)
 	}
-	if _, err := bridge.New(context.Background(), bridge.Options{Executor: reg, Tools: tools[:2], Members: members}); err == nil {
+	if _, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, Tools: tools[:2], Members: members}); err == nil {
 		t.Fatal("New accepted Members of 3 for 2 Tools")
 	}
-	if _, err := bridge.ToolMembers([]string{"a", "a"}, nil); err == nil {
+	if _, err := dispatch.ToolMembers([]string{"a", "a"}, nil); err == nil {
 		t.Fatal("ToolMembers accepted a name twice")
 	}
 }

@@ -1,4 +1,4 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -135,9 +136,9 @@ func schedQuiet(t *testing.T, c chan string, what string) {
 	}
 }
 
-func schedNew(t *testing.T, opts bridge.Options) *bridge.Bridge {
+func schedNew(t *testing.T, opts dispatch.Options) *dispatch.Bridge {
 	t.Helper()
-	b, err := bridge.New(context.Background(), opts)
+	b, err := dispatch.New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestSchedSafeCallsOverlapUpToMaxParallel(t *testing.T) {
 		t.Run(fmt.Sprintf("max=%d", tc.max), func(t *testing.T) {
 			p := newSchedPool()
 			reg := newRegistry(t, p.tool("read", schedSafe))
-			b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, MaxParallel: tc.max})
+			b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, MaxParallel: tc.max})
 			ns := b.Namespace()
 			var outs []*outcome
 			for i := range tc.calls {
@@ -212,7 +213,7 @@ func TestSchedSafeCallsOverlapUpToMaxParallel(t *testing.T) {
 }
 
 func TestSchedNegativeMaxParallelIsRejected(t *testing.T) {
-	if _, err := bridge.New(context.Background(), bridge.Options{Executor: registry.New(), MaxParallel: -1}); err == nil {
+	if _, err := dispatch.New(context.Background(), dispatch.Options{Executor: registry.New(), MaxParallel: -1}); err == nil {
 		t.Fatal("New accepted MaxParallel -1")
 	}
 }
@@ -232,7 +233,7 @@ func TestSchedPreExecuteStagesNeverOverlapAndStartInOrder(t *testing.T) {
 		return next()
 	})
 	rec := &recorder{}
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, Events: rec.record})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, Events: rec.record})
 	ns := b.Namespace()
 	one, two := call(ns, "read", schedArgs("1")), call(ns, "read", schedArgs("2"))
 	schedExpect(t, entered, "c:code:1")
@@ -274,7 +275,7 @@ func TestSchedWriterDrainsThePoolRunsAloneAndHoldsLaterCallsUntilItsCommit(t *te
 		}
 		return next()
 	})
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read", "write"}})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read", "write"}})
 	ns := b.Namespace()
 	outs := []*outcome{
 		call(ns, "read", schedArgs("1")),
@@ -334,7 +335,7 @@ func TestSchedExclusiveCallStartsOnlyAfterEarlierCommits(t *testing.T) {
 		p.record("post " + exec.CallID)
 		return next()
 	})
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read", "write"}})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read", "write"}})
 	ns := b.Namespace()
 	read := call(ns, "read", schedArgs("1"))
 	schedExpect(t, p.started, "1")
@@ -360,7 +361,7 @@ func TestSchedExclusiveCallStartsOnlyAfterEarlierCommits(t *testing.T) {
 func TestSchedCallSubmittedWhileALoneBodyRunsStillOverlaps(t *testing.T) {
 	p := newSchedPool()
 	reg := newRegistry(t, p.tool("read", schedSafe))
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read"}})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read"}})
 	ns := b.Namespace()
 	one := call(ns, "read", schedArgs("1"))
 	schedExpect(t, p.started, "1")
@@ -378,7 +379,7 @@ func TestSchedCallSubmittedWhileALoneBodyRunsStillOverlaps(t *testing.T) {
 func TestSchedExclusiveCallsRunOneAtATimeInSubmissionOrder(t *testing.T) {
 	p := newSchedPool()
 	reg := newRegistry(t, p.tool("write", nil))
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"write"}})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"write"}})
 	ns := b.Namespace()
 	var outs []*outcome
 	for _, id := range []string{"1", "2", "3"} {
@@ -403,7 +404,7 @@ func TestSchedCommitsInSubmissionOrderWhenBodiesFinishOutOfOrder(t *testing.T) {
 		return next()
 	})
 	rec := &recorder{}
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, Events: rec.record})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, Events: rec.record})
 	ns := b.Namespace()
 	var settled []string
 	var mu sync.Mutex
@@ -455,7 +456,7 @@ func TestSchedClassifiesAtStartTime(t *testing.T) {
 	p := newSchedPool()
 	var safe atomic.Bool
 	reg := newRegistry(t, p.tool("write", nil), p.tool("flip", func(jsonv.Value) bool { return safe.Load() }))
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"write", "flip"}})
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"write", "flip"}})
 	ns := b.Namespace()
 	w := call(ns, "write", schedArgs("w"))
 	schedExpect(t, p.started, "w")
@@ -488,7 +489,7 @@ func TestSchedFireAndForgetCallGetsOneSettleEventBeforeCloseReturns(t *testing.T
 		p := newSchedPool()
 		reg := newRegistry(t, p.tool("read", schedSafe))
 		rec := &recorder{}
-		b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, Events: rec.record, LogListeners: listeners})
+		b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"read"}, Events: rec.record, LogListeners: listeners})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -512,7 +513,7 @@ func TestSchedPanickingLogListenerOnlyWarns(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(schedWriter{&buf, &bufMu}, nil))
 	reg := newRegistry(t, echo)
 	rec := &recorder{}
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record, Logger: logger,
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record, Logger: logger,
 		LogListeners: []bridge.LogFunc{func(context.Context, bridge.LogEntry, func() []registry.Content) []registry.Content {
 			panic("listener exploded")
 		}}})
@@ -546,7 +547,7 @@ func (w schedWriter) Write(p []byte) (int, error) {
 func TestSchedLogWaterfallReshapesOnlyTheEventInOrder(t *testing.T) {
 	reg := newRegistry(t, echo)
 	rec := &recorder{}
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record,
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record,
 		LogListeners: []bridge.LogFunc{
 			func(_ context.Context, e bridge.LogEntry, next func() []registry.Content) []registry.Content {
 				return []registry.Content{registry.TextContent("outer(" + registry.TextOf(next()) + ")@" + e.SubCallID)}
@@ -573,7 +574,7 @@ func TestSchedSlowLogListenerDelaysNeitherTheProgramNorReordersSettleEvents(t *t
 	reg := newRegistry(t, echo)
 	rec := &recorder{}
 	hold := make(chan struct{})
-	b := schedNew(t, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record,
+	b := schedNew(t, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record,
 		LogListeners: []bridge.LogFunc{func(_ context.Context, e bridge.LogEntry, next func() []registry.Content) []registry.Content {
 			if e.SubCallID == "c:code:1" {
 				<-hold
@@ -598,10 +599,10 @@ func TestSchedSlowLogListenerDelaysNeitherTheProgramNorReordersSettleEvents(t *t
 
 // schedOuter runs body inside a registry call of a tool "outer", handing it a bridge whose
 // Outer is that call's invocation, and returns the outer result.
-func schedOuter(t *testing.T, reg *registry.Registry, tools []string, body func(b *bridge.Bridge)) registry.Result {
+func schedOuter(t *testing.T, reg *registry.Registry, tools []string, body func(b *dispatch.Bridge)) registry.Result {
 	t.Helper()
 	if _, err := reg.Register(registry.Tool{Name: "outer", Output: registry.AnyOutput(), Execute: func(ctx context.Context, inv *registry.Invocation) (jsonv.Value, error) {
-		b, err := bridge.New(ctx, bridge.Options{Executor: reg, CallID: inv.CallID, Token: inv.Token, Tools: tools, Outer: inv})
+		b, err := dispatch.New(ctx, dispatch.Options{Executor: reg, CallID: inv.CallID, Token: inv.Token, Tools: tools, Outer: inv})
 		if err != nil {
 			return jsonv.Value{}, err
 		}
@@ -654,7 +655,7 @@ func TestSchedCommitForwardsImagesContextsAndConclusions(t *testing.T) {
 		return next()
 	})
 	tools := []string{"shot", "shotBlocked", "shotReplaced", "notes", "failingNotes", "finish"}
-	res := schedOuter(t, reg, tools, func(b *bridge.Bridge) {
+	res := schedOuter(t, reg, tools, func(b *dispatch.Bridge) {
 		ns := b.Namespace()
 		schedWait(t,
 			call(ns, "shotBlocked", `{}`), call(ns, "shotReplaced", `{}`), call(ns, "shot", `{}`),
@@ -664,7 +665,7 @@ func TestSchedCommitForwardsImagesContextsAndConclusions(t *testing.T) {
 		t.Fatalf("outer result = %+v (a failure must not conclude the turn)", res)
 	}
 	want := []registry.ContextMessage{
-		{Source: bridge.ContextSource, Content: shot},
+		{Source: dispatch.ContextSource, Content: shot},
 		note("first"), note("second"), note("from a failure"),
 	}
 	if fmt.Sprint(res.AdditionalContexts) != fmt.Sprint(want) {
@@ -675,7 +676,7 @@ func TestSchedCommitForwardsImagesContextsAndConclusions(t *testing.T) {
 		inv.ConcludeTurn()
 		return jsonv.NullValue(), nil
 	}})
-	res = schedOuter(t, reg2, []string{"finish"}, func(b *bridge.Bridge) { schedWait(t, call(b.Namespace(), "finish", `{}`)) })
+	res = schedOuter(t, reg2, []string{"finish"}, func(b *dispatch.Bridge) { schedWait(t, call(b.Namespace(), "finish", `{}`)) })
 	if res.IsError || !res.ConcludesTurn {
 		t.Fatalf("outer result = %+v, want it to conclude the turn", res)
 	}
@@ -694,7 +695,7 @@ func TestSchedOuterCancellationCancelsInFlightAbandonsQueuedRefusesLater(t *test
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("user pressed stop")
 	rec := &recorder{}
-	b, err := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
+	b, err := dispatch.New(ctx, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,11 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
-	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
@@ -35,7 +35,7 @@ func TestSubCallMemoryIsHeldUntilCommittedInOrder(t *testing.T) {
 			}
 			return jsonv.Int(size), nil
 		}}
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: newRegistry(t, hold), CallID: "c", Tools: []string{"hold"}, MaxParallel: 4, Memory: budget})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: newRegistry(t, hold), CallID: "c", Tools: []string{"hold"}, MaxParallel: 4, Memory: budget})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package bridge
+package dispatch
 
 import (
 	"context"
@@ -14,36 +14,36 @@ import (
 // The span attributes shared by the run_code span and the sub-call spans. The gen_ai.* keys
 // are OpenTelemetry's semantic conventions for tool execution; runcode.* are this project's.
 const (
-	AttrOperation  = attribute.Key("gen_ai.operation.name") // always "execute_tool"
-	AttrToolName   = attribute.Key("gen_ai.tool.name")
-	AttrCallID     = attribute.Key("gen_ai.tool.call.id") // the (sub-)call's id
-	AttrRootCallID = attribute.Key("runcode.root_call_id")
-	// AttrParentCallID is a sub-call's outer call: the run_code call that made it.
-	AttrParentCallID = attribute.Key("runcode.parent_call_id")
+	attrOperation  = attribute.Key("gen_ai.operation.name") // always "execute_tool"
+	attrToolName   = attribute.Key("gen_ai.tool.name")
+	attrCallID     = attribute.Key("gen_ai.tool.call.id") // the (sub-)call's id
+	attrRootCallID = attribute.Key("runcode.root_call_id")
+	// attrParentCallID is a sub-call's outer call: the run_code call that made it.
+	attrParentCallID = attribute.Key("runcode.parent_call_id")
 	// AttrOutcome is "ok", or how the call failed: "error" for a failed sub-call, "abandoned"
 	// for one that never started because its run was over; for run_code, the failure kind.
 	AttrOutcome = attribute.Key("runcode.outcome")
 	// AttrErrorType is a failed call's error code (TIMEOUT, ABORTED, …), or its error class
 	// name when it has no code, or "tool_error" for a plain failure of the tool.
 	AttrErrorType = attribute.Key("error.type")
-	// AttrErrorName is a failed call's error class name as the program sees it (ToolArgsError, …).
-	AttrErrorName = attribute.Key("runcode.error.name")
-	// AttrMode is how the scheduler ran a sub-call: "parallel" or "exclusive".
-	AttrMode = attribute.Key("runcode.mode")
-	// AttrQueuedMs is how long a sub-call waited, from the program's call to its start (for a
+	// attrErrorName is a failed call's error class name as the program sees it (ToolArgsError, …).
+	attrErrorName = attribute.Key("runcode.error.name")
+	// attrMode is how the scheduler ran a sub-call: "parallel" or "exclusive".
+	attrMode = attribute.Key("runcode.mode")
+	// attrQueuedMs is how long a sub-call waited, from the program's call to its start (for a
 	// concurrency slot, or for an exclusive call before it), in milliseconds.
-	AttrQueuedMs = attribute.Key("runcode.queued_ms")
-	// AttrRunningMs is how long a sub-call ran, from its start (pre-dispatch stages included)
+	attrQueuedMs = attribute.Key("runcode.queued_ms")
+	// attrRunningMs is how long a sub-call ran, from its start (pre-dispatch stages included)
 	// to the end of its body, in milliseconds. What remains of the span after that is post-
 	// execute and the wait to commit in submission order.
-	AttrRunningMs = attribute.Key("runcode.running_ms")
+	attrRunningMs = attribute.Key("runcode.running_ms")
 )
 
 // Outcomes of a sub-call span.
 const (
-	OutcomeOK        = "ok"
-	OutcomeError     = "error"
-	OutcomeAbandoned = "abandoned"
+	outcomeOK        = "ok"
+	outcomeError     = "error"
+	outcomeAbandoned = "abandoned"
 )
 
 // SpanName is the name of the span of a call of tool name: "execute_tool <name>", as
@@ -56,10 +56,10 @@ func SpanAttributes(name, callID, rootCallID string) []attribute.KeyValue {
 		rootCallID = callID
 	}
 	return []attribute.KeyValue{
-		AttrOperation.String("execute_tool"),
-		AttrToolName.String(name),
-		AttrCallID.String(callID),
-		AttrRootCallID.String(rootCallID),
+		attrOperation.String("execute_tool"),
+		attrToolName.String(name),
+		attrCallID.String(callID),
+		attrRootCallID.String(rootCallID),
 	}
 }
 
@@ -92,8 +92,8 @@ func (b *Bridge) traceStart(ctx context.Context, e *entry) context.Context {
 		trace.WithTimestamp(e.submitted),
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(SpanAttributes(c.Name, c.CallID, c.RootCallID)...),
-		trace.WithAttributes(AttrParentCallID.String(b.opts.CallID), AttrMode.String(mode),
-			AttrQueuedMs.Float64(spanMillis(e.started.Sub(e.submitted)))))
+		trace.WithAttributes(attrParentCallID.String(b.opts.CallID), attrMode.String(mode),
+			attrQueuedMs.Float64(spanMillis(e.started.Sub(e.submitted)))))
 	e.span.AddEvent("started", trace.WithTimestamp(e.started))
 	return ctx
 }
@@ -108,11 +108,11 @@ func traceCommit(e *entry, res registry.Result) {
 	if end.IsZero() {
 		end = time.Now()
 	}
-	span.SetAttributes(AttrRunningMs.Float64(spanMillis(end.Sub(e.started))))
+	span.SetAttributes(attrRunningMs.Float64(spanMillis(end.Sub(e.started))))
 	if !res.IsError {
-		span.SetAttributes(AttrOutcome.String(OutcomeOK))
+		span.SetAttributes(AttrOutcome.String(outcomeOK))
 	} else {
-		setFailure(span, OutcomeError, res.Err)
+		setFailure(span, outcomeError, res.Err)
 	}
 	span.End()
 }
@@ -126,8 +126,8 @@ func (b *Bridge) traceAbandoned(e *entry, err error) {
 	_, span := b.opts.Tracer.Start(b.ctx, SpanName(c.Name),
 		trace.WithTimestamp(e.submitted),
 		trace.WithAttributes(SpanAttributes(c.Name, c.CallID, c.RootCallID)...),
-		trace.WithAttributes(AttrParentCallID.String(b.opts.CallID)))
-	setFailure(span, OutcomeAbandoned, &registry.Error{Code: registry.CodeAbortedBeforeDispatch, Name: "AbortError", Message: err.Error()})
+		trace.WithAttributes(attrParentCallID.String(b.opts.CallID)))
+	setFailure(span, outcomeAbandoned, &registry.Error{Code: registry.CodeAbortedBeforeDispatch, Name: "AbortError", Message: err.Error()})
 	span.End()
 }
 
@@ -144,7 +144,7 @@ func setFailure(span trace.Span, outcome string, err *registry.Error) {
 	}
 	span.SetAttributes(AttrOutcome.String(outcome), AttrErrorType.String(errType))
 	if name != "" {
-		span.SetAttributes(AttrErrorName.String(name))
+		span.SetAttributes(attrErrorName.String(name))
 	}
 	span.SetStatus(codes.Error, msg)
 }

@@ -1,4 +1,4 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -102,7 +103,7 @@ func TestSubCallsAreNumberedTaggedAndLoggedInOrder(t *testing.T) {
 	reg := newRegistry(t, echo, probe, outerTool)
 	reg.Execute(context.Background(), registry.Call{CallID: "call-1", Name: "outer", Arguments: jsonv.MustParse(`{}`)})
 	rec := &recorder{}
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "call-1", Token: outer, Tools: []string{"echo", "probe"}, Events: rec.record})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "call-1", Token: outer, Tools: []string{"echo", "probe"}, Events: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestFailuresReachTheProgramAsMessages(t *testing.T) {
 		return jsonv.Value{}, errors.New("deliberate failure")
 	}})
 	rec := &recorder{}
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"fail"}, Events: rec.record})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"fail"}, Events: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestCloseCancelsInFlightAbandonsQueuedAndRefusesLaterCalls(t *testing.T) {
 	}}
 	reg := newRegistry(t, slow, echo)
 	rec := &recorder{}
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, Events: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestCloseCancelsInFlightAbandonsQueuedAndRefusesLaterCalls(t *testing.T) {
 func TestOuterCancellationCauseNamesTheReason(t *testing.T) {
 	reg := newRegistry(t, echo)
 	ctx, cancel := context.WithCancelCause(context.Background())
-	b, err := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
+	b, err := dispatch.New(ctx, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +227,7 @@ func TestCancelDuringPostExecuteAborts(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	rec := &recorder{}
-	b, err := bridge.New(ctx, bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record})
+	b, err := dispatch.New(ctx, dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}, Events: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}

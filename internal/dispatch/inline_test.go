@@ -1,4 +1,4 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/internal/leakcheck"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
@@ -41,7 +42,7 @@ func TestInlineCallRunsOnTheCallersGoroutine(t *testing.T) {
 			return jsonv.StringValue("here"), nil
 		}}
 	var rec recorder
-	b := schedNew(t, bridge.Options{Executor: newRegistry(t, where), CallID: "c", Tools: []string{"where"}, Events: rec.record})
+	b := schedNew(t, dispatch.Options{Executor: newRegistry(t, where), CallID: "c", Tools: []string{"where"}, Events: rec.record})
 	for i := range 3 {
 		o := callInline(b.Namespace(), "where", `{}`)
 		select {
@@ -69,7 +70,7 @@ func TestInlineCallWithACallInFlightIsHandedOff(t *testing.T) {
 	leakcheck.Check(t)
 	p := newSchedPool()
 	var rec recorder
-	b := schedNew(t, bridge.Options{Executor: newRegistry(t, p.tool("safe", schedSafe)), CallID: "c", Tools: []string{"safe"}, Events: rec.record})
+	b := schedNew(t, dispatch.Options{Executor: newRegistry(t, p.tool("safe", schedSafe)), CallID: "c", Tools: []string{"safe"}, Events: rec.record})
 	ns := b.Namespace()
 	first := call(ns, "safe", schedArgs("a"))
 	schedExpect(t, p.started, "a")
@@ -104,7 +105,7 @@ func TestInlineCallWithACallInFlightIsHandedOff(t *testing.T) {
 func TestInlineExclusiveCallHoldsLaterCalls(t *testing.T) {
 	leakcheck.Check(t)
 	p := newSchedPool()
-	b := schedNew(t, bridge.Options{Executor: newRegistry(t, p.tool("writer", nil), p.tool("safe", schedSafe)), CallID: "c", Tools: []string{"writer", "safe"}})
+	b := schedNew(t, dispatch.Options{Executor: newRegistry(t, p.tool("writer", nil), p.tool("safe", schedSafe)), CallID: "c", Tools: []string{"writer", "safe"}})
 	ns := b.Namespace()
 	done := make(chan *outcome, 1)
 	go func() { done <- callInline(ns, "writer", schedArgs("w")) }()
@@ -130,7 +131,7 @@ func TestInlineBodyIgnoringCancellationIsDetached(t *testing.T) {
 	d := newDeaf()
 	var rec recorder
 	const grace = 100 * time.Millisecond
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: newRegistry(t, d.tool("deaf")), CallID: "c", Tools: []string{"deaf"},
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: newRegistry(t, d.tool("deaf")), CallID: "c", Tools: []string{"deaf"},
 		Events: rec.record, DrainGrace: grace, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,10 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/internal/leakcheck"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
@@ -23,7 +23,7 @@ func TestCloseWithInFlightCallsLeavesNoGoroutines(t *testing.T) {
 			return jsonv.Value{}, context.Cause(ctx)
 		}}
 	reg := newRegistry(t, slow, echo)
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, MaxParallel: 2})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"slow", "echo"}, MaxParallel: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestCloseWithInFlightCallsLeavesNoGoroutines(t *testing.T) {
 func TestCloseAfterSettledCallsLeavesNoGoroutines(t *testing.T) {
 	leakcheck.Check(t)
 	reg := newRegistry(t, echo)
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"echo"}})
 	if err != nil {
 		t.Fatal(err)
 	}

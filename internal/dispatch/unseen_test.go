@@ -1,4 +1,4 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
@@ -37,7 +37,7 @@ func TestUnseenFailures(t *testing.T) {
 	d := newDeaf()
 	defer close(d.release)
 	reg := newRegistry(t, slowFail, fastFail, d.tool("deaf"), echo)
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow_fail", "fast_fail", "deaf", "echo"},
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"slow_fail", "fast_fail", "deaf", "echo"},
 		MaxParallel: 2, DrainGrace: 50 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package bridge_test
+package dispatch_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/bridge"
+	"github.com/runcode-dev/runcode/internal/dispatch"
 	"github.com/runcode-dev/runcode/internal/leakcheck"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
@@ -22,7 +23,7 @@ type deaf struct {
 
 // closeAfterGrace closes b, which runs bodies of d that ignore cancellation, and checks that
 // Close returns after about grace instead of waiting for them.
-func closeAfterGrace(t *testing.T, b *bridge.Bridge, d *deaf, grace time.Duration) {
+func closeAfterGrace(t *testing.T, b *dispatch.Bridge, d *deaf, grace time.Duration) {
 	t.Helper()
 	start := time.Now()
 	closed := make(chan struct{})
@@ -68,7 +69,7 @@ func TestCloseDetachesBodiesThatIgnoreCancellation(t *testing.T) {
 	})
 	var rec recorder
 	const grace = 100 * time.Millisecond
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"deaf", "echo"},
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"deaf", "echo"},
 		Events: rec.record, MaxParallel: 2, DrainGrace: grace, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +130,7 @@ func TestCloseAwaitsBodiesWithinGrace(t *testing.T) {
 		}}
 	reg := newRegistry(t, slow)
 	var rec recorder
-	b, err := bridge.New(context.Background(), bridge.Options{Executor: reg, CallID: "c", Tools: []string{"slow"}, Events: rec.record, DrainGrace: time.Second})
+	b, err := dispatch.New(context.Background(), dispatch.Options{Executor: reg, CallID: "c", Tools: []string{"slow"}, Events: rec.record, DrainGrace: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestCloseAwaitsBodiesWithinGrace(t *testing.T) {
 	b.Close()
 	<-o.done
 	events := rec.lines()
-	if len(events) != 2 || strings.Contains(events[1], "detached") || !strings.Contains(events[1], bridge.ErrRunSettled.Error()) {
+	if len(events) != 2 || strings.Contains(events[1], "detached") || !strings.Contains(events[1], dispatch.ErrRunSettled.Error()) {
 		t.Fatalf("events:\n%s", strings.Join(events, "\n"))
 	}
 	b.Wait()
