@@ -261,7 +261,6 @@ func (r *regexp2Wrapper) findSubmatchIndex(s String, start int, fullUnicode, doC
 }
 
 func (r *regexp2Wrapper) findUTF16Cached(s String, start int, doCache bool) (match *regexp2.Match, runes []rune, err error) {
-	wrapped := r.rx
 	cache := r.cache
 	if cache != nil && cache.posMap == nil && cache.target.SameAs(s) {
 		runes = cache.runes
@@ -269,8 +268,8 @@ func (r *regexp2Wrapper) findUTF16Cached(s String, start int, doCache bool) (mat
 		runes = s.utf16Runes()
 		cache = nil
 	}
-	match, err = wrapped.FindRunesMatchStartingAt(runes, start)
-	r.checkTimeout(err) // runcode
+	match, err = r.findRunes(runes, start) // runcode: a timeout only when one really passed
+	r.checkTimeout(err)                    // runcode
 	// runcode: a sticky regexp keeps the converted subject after a failed match too: goja's
 	// generic split tries it at position after position of one subject, and converting the
 	// subject again after each failure made that quadratic.
@@ -322,7 +321,6 @@ func (r *regexp2Wrapper) findUnicodeCached(s String, start int, doCache bool) (m
 		splitPair   bool
 		savedRune   rune
 	)
-	wrapped := r.rx
 	cache := r.cache
 	if cache != nil && cache.posMap != nil && cache.target.SameAs(s) {
 		runes, posMap = cache.runes, cache.posMap
@@ -336,8 +334,8 @@ func (r *regexp2Wrapper) findUnicodeCached(s String, start int, doCache bool) (m
 		_, second := utf16.EncodeRune(runes[mappedStart])
 		savedRune, runes[mappedStart] = runes[mappedStart], second
 	}
-	match, err = wrapped.FindRunesMatchStartingAt(runes, mappedStart)
-	if splitPair { // runcode: restored whatever the outcome (the runes may be cached)
+	match, err = r.findRunes(runes, mappedStart) // runcode: a timeout only when one really passed
+	if splitPair {                               // runcode: restored whatever the outcome (the runes may be cached)
 		runes[mappedStart] = savedRune
 	}
 	r.checkTimeout(err) // runcode

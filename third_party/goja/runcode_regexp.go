@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
 // regexp2Lazy is the regexp2 form of an RE2 pattern, compiled once on first use and shared by
@@ -107,6 +110,21 @@ func stickySource(src string, sticky bool) string {
 		return src
 	}
 	return `\G(?:` + src + `)`
+}
+
+// findRunes is regexp2's FindRunesMatchStartingAt, but a timeout is reported only when the
+// MatchTimeout really passed. regexp2 measures it against a coarse clock that a goroutine advances
+// every 100ms; on a loaded machine that goroutine runs late and the clock jumps, so a match that
+// took microseconds could pass its deadline (upstream goja reported that as "no match"). Such a
+// match is tried again.
+func (r *regexp2Wrapper) findRunes(runes []rune, start int) (*regexp2.Match, error) {
+	begin := time.Now()
+	for {
+		match, err := r.rx.FindRunesMatchStartingAt(runes, start)
+		if err == nil || time.Since(begin) >= r.rx.MatchTimeout {
+			return match, err
+		}
+	}
 }
 
 // maxTimeoutSource bounds the pattern quoted in a timeout's message.
