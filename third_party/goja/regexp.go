@@ -77,6 +77,9 @@ type regexpPattern struct {
 	// \B), so a match at or after a position of an ASCII subject is RE2's first match in the
 	// rest of the subject (see findSubmatchIndex).
 	re2Suffix bool
+	// runcode: utf8 is the last non-ASCII subject converted for RE2 (see findSubmatchIndexUTF8);
+	// per clone, not copied.
+	utf8 *utf8Subject
 }
 
 type regexpResult struct {
@@ -175,6 +178,9 @@ func (p *regexpPattern) findSubmatchIndex(s String, start int) regexpResult {
 		// rest of the subject (linear in what it reads, where regexp2 backtracks).
 		if a, ok := s.(asciiString); ok && p.re2Suffix && !p.sticky && start <= len(a) {
 			return p.regexpWrapper.findSubmatchIndexSuffix(string(a), start)
+		}
+		if res, ok := p.findSubmatchIndexUTF8(s, start); ok { // runcode
+			return res
 		}
 		// Unfortunately Go's regexp library does not allow starting from an arbitrary position.
 		// If we just drop the first _start_ characters of the string the assertions (^, $, \b and \B) will not

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
 )
@@ -127,6 +128,82 @@ func (r *regexp2Wrapper) findRunes(runes []rune, start int) (*regexp2.Match, err
 	}
 }
 
+// utf8Subject is a non-ASCII subject without surrogates converted to UTF-8 once, for RE2 searches
+// from a position: each UTF-16 code unit is one code point there, so RE2's answers on the UTF-8
+// text are the answers on the code units (as goja's RE2 search from 0 reads them).
+type utf8Subject struct {
+	target  unicodeString
+	text    string
+	toUTF8  []int32 // UTF-16 index -> byte offset (len n+1)
+	toUTF16 []int32 // byte offset -> UTF-16 index, at code point starts (len bytes+1)
+	invalid bool    // the subject holds a surrogate: not converted
+}
+
+// maxUTF8Subject bounds the subjects converted (int32 offsets).
+const maxUTF8Subject = 1 << 30
+
+func newUTF8Subject(u unicodeString) *utf8Subject {
+	n := u.Length()
+	sub := &utf8Subject{target: u}
+	size := 0
+	for _, c := range u[1:] {
+		if c >= 0xD800 && c <= 0xDFFF {
+			sub.invalid = true
+			return sub
+		}
+		size += utf8.RuneLen(rune(c))
+	}
+	if size >= maxUTF8Subject {
+		sub.invalid = true
+		return sub
+	}
+	buf := make([]byte, 0, size)
+	sub.toUTF8 = make([]int32, n+1)
+	sub.toUTF16 = make([]int32, size+1)
+	for i, c := range u[1:] {
+		sub.toUTF8[i] = int32(len(buf))
+		sub.toUTF16[len(buf)] = int32(i)
+		buf = utf8.AppendRune(buf, rune(c))
+	}
+	sub.toUTF8[n] = int32(len(buf))
+	sub.toUTF16[len(buf)] = int32(n)
+	sub.text = string(buf)
+	return sub
+}
+
+// findSubmatchIndexUTF8 is the first match at or after start of s, a non-ASCII subject without
+// surrogates, for an RE2 pattern that does not look behind its start (and is not sticky): RE2 on
+// the rest of the subject converted to UTF-8 once (about 200ns a match, where regexp2 took 1µs).
+// ok is false when that does not apply.
+func (p *regexpPattern) findSubmatchIndexUTF8(s String, start int) (regexpResult, bool) {
+	if p.regexpWrapper == nil || !p.re2Suffix || p.sticky {
+		return regexpResult{}, false
+	}
+	_, u := devirtualizeString(s)
+	if u == nil || start > u.Length() {
+		return regexpResult{}, false
+	}
+	if p.utf8 == nil || !p.utf8.target.equals(u) {
+		p.utf8 = newUTF8Subject(u)
+	}
+	sub := p.utf8
+	if sub.invalid {
+		return regexpResult{}, false
+	}
+	wrapped := (*regexp.Regexp)(p.regexpWrapper)
+	b := int(sub.toUTF8[start])
+	indexes := wrapped.FindStringSubmatchIndex(sub.text[b:])
+	if indexes == nil {
+		p.utf8 = nil // the search is over (as regexp2's cache is dropped): keep no copy
+	}
+	for i, v := range indexes {
+		if v >= 0 {
+			indexes[i] = int(sub.toUTF16[v+b])
+		}
+	}
+	return regexpResult{indexes: indexes, groups: wrapped.SubexpNames()}, true
+}
+
 // maxTimeoutSource bounds the pattern quoted in a timeout's message.
 const maxTimeoutSource = 200
 
@@ -172,6 +249,9 @@ func (p *regexpPattern) findSubmatchIndexAt(s String, start int) regexpResult {
 		}
 		if a, ok := s.(asciiString); ok && p.re2Suffix && !p.sticky && start <= len(a) {
 			return p.regexpWrapper.findSubmatchIndexSuffix(string(a), start)
+		}
+		if res, ok := p.findSubmatchIndexUTF8(s, start); ok {
+			return res
 		}
 	}
 	p.createRegexp2()

@@ -33,6 +33,13 @@ func TestRegexpLiteralCompiledOnce(t *testing.T) {
 	if a.pattern.regexp2Wrapper == b.pattern.regexp2Wrapper {
 		t.Error("the clones share a match cache")
 	}
+	res, err := vm.RunString(`function g() { return /a/g } const x = g(), y = g(); x.lastIndex = 5; [x !== y, y.lastIndex, x.lastIndex].join()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.String() != "true,0,5" {
+		t.Errorf("evaluations share a RegExp or its lastIndex: %s", res)
+	}
 }
 
 // new RegExp(re, flags) with other flags is compiled once per (pattern, flags): split's species
@@ -148,5 +155,25 @@ func TestRegexpStickyAnchored(t *testing.T) {
 	}
 	if elapsed := time.Since(start); elapsed > 20*time.Second {
 		t.Errorf("took %v", elapsed)
+	}
+}
+
+// Searches from a position in non-ASCII text (RE2 on the subject converted to UTF-8 once, or
+// regexp2 where it holds a surrogate), checked against Node 22's answers.
+func TestRegexpNonASCIISearches(t *testing.T) {
+	vm := New()
+	v, err := vm.RunString(`const out = [];
+const t = "Ärger über Öl — naïve café, ÉLAN; 😀 x1 y22";
+out.push(t.match(/\w+/g).join("|"), t.match(/[a-zé]+/gi).join("|"), t.replace(/é|ï/g, "_"), t.split(/[ ,;—]+/).join("|"));
+const re = /\d+/g; let m, r = []; while ((m = re.exec("é1é22é333")) !== null) r.push(m.index + ":" + m[0] + ":" + re.lastIndex);
+out.push(r.join("|"), "éaéa".replace(/a$/g, "!"), "é\né".replace(/é$/gm, "E"), "é😀é😀".match(/é/g).length, "é😀é😀".replace(/😀/gu, "s"));
+out.join(",")
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "rger|ber|l|na|ve|caf|LAN|x1|y22,rger|ber|l|na|ve|café|ÉLAN|x|y,Ärger über Öl — na_ve caf_, ÉLAN; 😀 x1 y22,Ärger|über|Öl|naïve|café|ÉLAN|😀|x1|y22,1:1:2|3:22:5|6:333:9,éaé!,E\nE,2,ésés"
+	if got := v.String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
