@@ -277,13 +277,14 @@ const knownLimits = `
   ("regular expression match exceeded the 250ms match timeout", where upstream goja answered
   "no match"); replace, match, matchAll, split and search find one match at a time, holding only
   their output and one conversion of the subject, and check the run's interrupt flag before each
-  search (and exec before each match), so a budget ends them at their next match. On 1 MB of
-  non-ASCII prose a global word match takes about 0.1s and a global replace on 3 MB about 0.5s
-  (BenchmarkRegexpAtScale; BENCHMARKS.md, "Regular expressions at scale"). A subclass, a
+  search (and exec before each match), so a budget ends them at their next match; the longest
+  step left is one conversion of the subject (regexp2's runes, or a UTF-8 copy for RE2: 50-100ms
+  for 8M characters). Two global word matches over 1 MB of accented prose take about 0.4s and a
+  global replace on 3 MB about 0.5s, 2-6 times Node (BenchmarkRegexpAtScale; BENCHMARKS.md,
+  "Regular expressions at scale"). A subclass, a
   replaced species or a replaced exec takes goja's generic path, which calls exec per match
   (replace collects every match object first, as the specification says) and, for split, a
-  sticky attempt per position: each attempt searches to the next match, so a subclass splitting
-  a long subject on a rare separator is quadratic, ended by the budgets.
+  sticky attempt per position (anchored, so linear, but several times slower than the fast path).
 - **Bound-function chains whose names do not grow** (a program that redefines each bound
   function's name) call through Go once per level; building a million of them passes the default
   heap first, and the watchdog ends the run.
