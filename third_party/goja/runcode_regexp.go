@@ -122,7 +122,7 @@ func (r *regexp2Wrapper) findRunes(runes []rune, start int) (*regexp2.Match, err
 	begin := time.Now()
 	for {
 		match, err := r.rx.FindRunesMatchStartingAt(runes, start)
-		if err == nil || time.Since(begin) >= r.rx.MatchTimeout {
+		if err == nil || !isMatchTimeout(err) || time.Since(begin) >= r.rx.MatchTimeout {
 			return match, err
 		}
 	}
@@ -204,6 +204,11 @@ func (p *regexpPattern) findSubmatchIndexUTF8(s String, start int) (regexpResult
 	return regexpResult{indexes: indexes, groups: wrapped.SubexpNames()}, true
 }
 
+// isMatchTimeout reports whether err is regexp2's "match timeout after …".
+func isMatchTimeout(err error) bool {
+	return strings.HasPrefix(err.Error(), "match timeout")
+}
+
 // maxTimeoutSource bounds the pattern quoted in a timeout's message.
 const maxTimeoutSource = 200
 
@@ -220,7 +225,7 @@ func (r *regexp2Wrapper) checkTimeout(err error) {
 	if len(src) > maxTimeoutSource {
 		src = src[:maxTimeoutSource] + "…"
 	}
-	if strings.HasPrefix(err.Error(), "match timeout") {
+	if isMatchTimeout(err) {
 		panic(rangeError(fmt.Sprintf("regular expression match exceeded the %dms match timeout: /%s/", r.rx.MatchTimeout.Milliseconds(), src)))
 	}
 	panic(rangeError(fmt.Sprintf("regular expression /%s/ failed: %v", src, err)))
