@@ -134,9 +134,23 @@ func (r *regexp2Wrapper) findRunes(runes []rune, start int) (*regexp2.Match, err
 type utf8Subject struct {
 	target  unicodeString
 	text    string
-	toUTF8  []int32 // UTF-16 index -> byte offset (len n+1)
-	toUTF16 []int32 // byte offset -> UTF-16 index, at code point starts (len bytes+1)
+	toUTF8  []int32 // UTF-16 index -> byte offset (len n+1, increasing)
 	invalid bool    // the subject holds a surrogate: not converted
+}
+
+// toUTF16 is the UTF-16 index of byte offset b, the start of a code point (a binary search, so
+// that the copy holds 5-7 bytes per character, near regexp2's 4).
+func (sub *utf8Subject) toUTF16(b int) int {
+	lo, hi := 0, len(sub.toUTF8)-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if int(sub.toUTF8[mid]) < b {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // maxUTF8Subject bounds the subjects converted (int32 offsets).
@@ -159,14 +173,11 @@ func newUTF8Subject(u unicodeString) *utf8Subject {
 	}
 	buf := make([]byte, 0, size)
 	sub.toUTF8 = make([]int32, n+1)
-	sub.toUTF16 = make([]int32, size+1)
 	for i, c := range u[1:] {
 		sub.toUTF8[i] = int32(len(buf))
-		sub.toUTF16[len(buf)] = int32(i)
 		buf = utf8.AppendRune(buf, rune(c))
 	}
 	sub.toUTF8[n] = int32(len(buf))
-	sub.toUTF16[len(buf)] = int32(n)
 	sub.text = string(buf)
 	return sub
 }
@@ -198,7 +209,7 @@ func (p *regexpPattern) findSubmatchIndexUTF8(s String, start int) (regexpResult
 	}
 	for i, v := range indexes {
 		if v >= 0 {
-			indexes[i] = int(sub.toUTF16[v+b])
+			indexes[i] = sub.toUTF16(v + b)
 		}
 	}
 	return regexpResult{indexes: indexes, groups: wrapped.SubexpNames()}, true
