@@ -142,9 +142,9 @@ var guardTable = []guardRow{
 	{[]string{"JSON.stringify"}, "Go",
 		"reimplemented: values nested deeper than maxNesting (12,000) levels, or output over maxString characters: RangeError; cycles found with a set; polls its run every 4,096 values, so a budget ends it",
 		"goja's recurses in Go per level (a million levels: fatal stack overflow), scans the open objects for each object (100,000 deep: 31s at a 1s budget) and builds any output in one step"},
-	{[]string{"RegExp.prototype[Symbol.split]"}, "Go",
-		"reimplemented for ordinary regexps: one exec (through the exec wrapper) per match, searching from each split point, instead of a sticky attempt at every position; subclasses and replaced species get goja's",
-		"goja's generic split converts a non-ASCII subject once per position: 65,536 characters without a match took 24s in one step"},
+	{[]string{"RegExp.prototype[Symbol.split]"}, "Go (regexpguard.go)",
+		"the copy goja's split makes (with the flags the regexp's flags property names), when it is not made through the guarded RegExp (a constructor set to undefined leads to goja's own): the pattern is measured first as if case-insensitive and unicode, RangeError as for RegExp",
+		"a pattern made without the i flag (cheap) and a forged flags property adding it compiled unmeasured: 1,000 \\W took about 25s"},
 	{[]string{"Number.prototype.toLocaleString", "BigInt.prototype.toLocaleString", "Date.prototype.toLocaleString",
 		"Date.prototype.toLocaleDateString", "Date.prototype.toLocaleTimeString"}, "Go (intl.go)",
 		"reimplemented through Intl (see README): a locales array-like of more than 1,000 entries, as for every Intl constructor: RangeError",
@@ -171,9 +171,6 @@ var guardTable = []guardRow{
 	{[]string{"RegExp", "RegExp.prototype.compile", "RegExp.prototype[Symbol.matchAll]", "String.prototype.match", "String.prototype.matchAll", "String.prototype.search"}, "Go (regexpguard.go)",
 		"a pattern longer than 262,144 characters, nesting groups more than 1,000 levels deep, whose counted repetitions add more than 100,000 elements when written out (x{n,m} counts m copies, nested ones multiply), whose Unicode property escapes (\\p{…}, \\P{…} with the u flag) stand for more than 32,768 code point ranges (\\p{L} 659, the largest 876), or, with the i flag, whose classes cover more than 16,777,216 code points ('.' 1,114,112, \\W \\S \\D twice that, a range its span, a property escape its code points): RangeError naming the limit. RegExp is a proxy whose call and construct traps measure the pattern (every .constructor, subclass and Reflect path leads to it); compile, match, matchAll and search measure a pattern they would compile from a string or regexp-like object; RegExp.prototype[Symbol.matchAll] and the generic Symbol.split path, which copy a regexp with the flags its flags property names (through goja's own RegExp when its constructor is undefined), measure its pattern as if case-insensitive and unicode (flags i and u); regular-expression literals in the program, eval and Function-family text are measured (length, repetitions, property escapes, case folding) before goja compiles that text, their nesting bounded by the source-nesting limit",
 		"compiling is one native step: regexp2 (lookarounds, backreferences) is quadratic in nested groups (20,000 nested lookaheads: 1s; a million: over 10 minutes at a 2s budget), and RE2 writes out counted repetitions ('a{1000}'.repeat(3000): 0.9s and 700 MB), and regexp2 case-folds class code points one by one (100 \\W with the i flag: 2.5s); goja writes each property escape out as its ranges (2,000 \\P{Grapheme_Base}: 30 MB of pattern, RE2 1s and 170 MB, regexp2 5s)"},
-	{[]string{"RegExp.prototype.exec", "RegExp.prototype.test"}, "Go",
-		"a match that fails after RegexpMatchTimeout: RangeError (goja reports a timed-out match as no match); a call once the run has been stopped (a budget, an abort): RangeError, so that replace, match and split, which call exec once per match in one native step, end at their next match",
-		"catastrophic backtracking runs for tens of seconds; a global replace on 200,000 non-ASCII characters ran for minutes past a 1s budget (each exec converts the whole subject)"},
 }
 
 // addedTable lists the built-ins the polyfills add to a run whose program names them (see
@@ -298,15 +295,19 @@ const knownLimits = `
   getters, Symbol.toPrimitive, sort comparators, proxy traps calling themselves) ends at
   MaxStackDepth with "Maximum call stack size exceeded", which goja does not let a program
   catch: the run fails as an exception.
-- **Regular-expression methods on goja's generic path are slow, not unbounded.** The exec
-  wrapper that turns a match timeout into a RangeError makes goja take its generic path for every
-  regexp method, which converts or compares the whole subject once per match on non-ASCII text:
-  replace, match and split with 32,768 matches in 65,536 characters take about 1s each (split
-  was 2.3s; without matches it was 24s, now 1ms, see RegExp.prototype[Symbol.split]); on ASCII
-  they are 8-20 times slower than goja's own (BenchmarkGuardedBuiltins). Budgets hold: the
-  wrapper throws once the run has been stopped, so such a step ends at its next match. Making
-  them fast needs goja to report regexp2's timeout instead of "no match", so that exec need not
-  be wrapped.
+- **Regular-expression matches are not guarded here: goja (runcode's fork, third_party/goja
+  RUNCODE.md) bounds them itself.** A match that runs RegexpMatchTimeout throws a RangeError
+  ("regular expression match exceeded the 250ms match timeout", where upstream goja answered
+  "no match"); replace, match, matchAll, split and search find one match at a time, holding only
+  their output and one conversion of the subject, and check the run's interrupt flag before each
+  search (and exec before each match), so a budget ends them at their next match; the longest
+  step left is one conversion of the subject (regexp2's runes, or a UTF-8 copy for RE2: 50-100ms
+  for 8M characters). Two global word matches over 1 MB of accented prose take about 0.4s and a
+  global replace on 3 MB about 0.5s, 2-6 times Node (BenchmarkRegexpAtScale; BENCHMARKS.md,
+  "Regular expressions at scale"). A subclass, a
+  replaced species or a replaced exec takes goja's generic path, which calls exec per match
+  (replace collects every match object first, as the specification says) and, for split, a
+  sticky attempt per position (anchored, so linear, but several times slower than the fast path).
 - **Bound-function chains whose names do not grow** (a program that redefines each bound
   function's name) call through Go once per level; building a million of them passes the default
   heap first, and the watchdog ends the run.

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
@@ -31,11 +30,8 @@ func setRegexpTimeout() {
 	regexpTimeoutOnce.Do(func() { regexp2.DefaultMatchTimeout = RegexpMatchTimeout })
 }
 
-// Messages of the guards.
-const (
-	msgRegexpTimeout = "regular expression match exceeded the %dms match timeout: %s"
-	msgDisposed      = "runtime disposed"
-)
+// msgDisposed is the message of a call on a closed runtime.
+const msgDisposed = "runtime disposed"
 
 // oneStepLimits are the size caps of built-ins that allocate in one native step, derived from
 // the heap bound: one step may allocate at most a quarter of it.
@@ -93,9 +89,6 @@ func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm
 	// make goja read a file (see compileWrapped).
 	vm.SetParserOptions(parser.WithDisableSourceMaps)
 	rl := &realm{vm: vm, intr: captureIntrinsics(vm)}
-	if err := rl.guardRegexps(); err != nil {
-		return nil, err
-	}
 	if err := rl.guardRegExpConstructor(); err != nil {
 		return nil, err
 	}
@@ -113,9 +106,6 @@ func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm
 		return nil, err
 	}
 	if err := rl.guardReplacements(maxString); err != nil {
-		return nil, err
-	}
-	if err := rl.guardSplit(); err != nil {
 		return nil, err
 	}
 	if err := rl.guardBind(); err != nil {
@@ -437,56 +427,6 @@ func (rl *realm) rangeError(msg string) *goja.Object {
 		panic(err)
 	}
 	return e
-}
-
-// guardRegexps replaces RegExp.prototype.exec and test with Go wrappers around the originals
-// that turn a match timeout into a thrown RangeError. goja discards regexp2's timeout error and
-// reports "no match", so a failed match that took at least RegexpMatchTimeout is taken to be a
-// timeout. With exec replaced, goja's String and Symbol.* regexp methods take their generic
-// path, which calls exec, so every match in the realm goes through the wrapper; the originals
-// are held only here, out of the program's reach.
-func (rl *realm) guardRegexps() error {
-	vm := rl.vm
-	proto, ok := vm.GlobalObject().Get("RegExp").(*goja.Object).Get("prototype").(*goja.Object)
-	if !ok {
-		return fmt.Errorf("jsruntime: RegExp.prototype is missing")
-	}
-	for _, name := range []string{"exec", "test"} {
-		orig, ok := goja.AssertFunction(proto.Get(name))
-		if !ok {
-			return fmt.Errorf("jsruntime: RegExp.prototype.%s is missing", name)
-		}
-		wrapper := vm.ToValue(func(call goja.FunctionCall) goja.Value {
-			// goja's generic replace, match and split call exec once per match, all in one
-			// native step that budgets cannot interrupt (on non-ASCII text each exec converts
-			// the whole subject: 200,000 characters ran for minutes). Throwing here once the
-			// run has been stopped ends that step at its next match; the interrupt that stopped
-			// the run then ends it.
-			if rl.owner != nil && rl.owner.recorded() != nil {
-				panic(rl.rangeError("RegExp.prototype." + name + ": the run was stopped"))
-			}
-			start := time.Now()
-			res, err := orig(call.This, call.Arguments...)
-			if err != nil {
-				panic(err)
-			}
-			if (goja.IsNull(res) || res == goja.Value(vm.ToValue(false))) && time.Since(start) >= RegexpMatchTimeout {
-				pattern := "?"
-				if o, ok := call.This.(*goja.Object); ok {
-					if s := o.Get("source"); s != nil {
-						pattern = "/" + s.String() + "/"
-					}
-				}
-				msg := fmt.Sprintf(msgRegexpTimeout, RegexpMatchTimeout.Milliseconds(), pattern)
-				panic(rl.rangeError(msg))
-			}
-			return res
-		}).(*goja.Object)
-		if err := defineMethod(vm, proto, name, wrapper, 1); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // throwDOM throws an Error named name, as a DOMException would be.

@@ -684,7 +684,43 @@ func (rl *realm) guardRegExpConstructor() error {
 	if err := defineMethod(vm, proto, "compile", guardedCompile, 2); err != nil {
 		return err
 	}
+	if err := rl.guardSplitCopy(proto, guarded); err != nil {
+		return err
+	}
 	return rl.guardStringMatchers(orig)
+}
+
+// guardSplitCopy wraps RegExp.prototype[Symbol.split]: goja's split copies the regexp, with the
+// flags its flags property names, through its species constructor. Through the guarded RegExp
+// the copy is measured (checkedPattern); any other way (a constructor set to undefined leads to
+// goja's own RegExp, a subclass, a replaced species) the pattern is measured first as if
+// case-insensitive and unicode (checkSourceFolding).
+func (rl *realm) guardSplitCopy(proto, guarded *goja.Object) error {
+	orig, ok := goja.AssertFunction(proto.GetSymbol(goja.SymSplit))
+	if !ok {
+		return fmt.Errorf("jsruntime: RegExp.prototype[Symbol.split] is missing")
+	}
+	wrapper := rl.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		if rx, ok := call.This.(*goja.Object); ok && rx.ClassName() == "RegExp" && !speciesIs(rx, guarded) {
+			rl.checkSourceFolding("RegExp.prototype[Symbol.split]", rx)
+		}
+		v, err := orig(call.This, call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).(*goja.Object)
+	return defineSymbolMethod(rl.vm, proto, goja.SymSplit, "[Symbol.split]", wrapper, 2)
+}
+
+// speciesIs reports whether SpeciesConstructor(rx, %RegExp%) is ctor.
+func speciesIs(rx, ctor *goja.Object) bool {
+	c, ok := rx.Get("constructor").(*goja.Object)
+	if !ok || !c.SameAs(ctor) {
+		return false
+	}
+	s := c.GetSymbol(goja.SymSpecies)
+	return s != nil && s.SameAs(ctor)
 }
 
 // guardStringMatchers wraps String.prototype.match, matchAll and search: given an argument

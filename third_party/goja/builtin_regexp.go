@@ -186,6 +186,7 @@ func compileRegexpFromValueString(patternStr String, flags string) (*regexpPatte
 }
 
 func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
+	source := patternStr // runcode: kept for derive
 	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
 	var unicodeSets bool // runcode: the v flag
 	var wrapper *regexpWrapper
@@ -303,7 +304,7 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 	}
 
 	if wrapper == nil {
-		wrapper2, err = compileRegexp2(patternStr, multiline, dotAll, ignoreCase, unicode)
+		wrapper2, err = compileRegexp2(patternStr, multiline, dotAll, ignoreCase, unicode, sticky) // runcode: sticky
 		if err != nil {
 			err = fmt.Errorf("Invalid regular expression (regexp2): %s (%v)", patternStr, err)
 			return
@@ -314,6 +315,8 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		src:            patternStr,
 		regexpWrapper:  wrapper,
 		regexp2Wrapper: wrapper2,
+		lazy2:          &regexp2Lazy{source: source},            // runcode
+		re2Suffix:      wrapper != nil && re2SuffixSafe(re2Str), // runcode
 		global:         global,
 		ignoreCase:     ignoreCase,
 		multiline:      multiline,
@@ -353,7 +356,12 @@ func (r *Runtime) newRegExp(patternVal, flagsVal Value, proto *Object) *regexpOb
 				if flagsVal == nil || flagsVal == _undefined {
 					return rx.clone()
 				} else {
-					return r._newRegExp(rx.source, flagsVal.toString().String(), proto)
+					// runcode: compiled once per (pattern, flags), see derive.
+					flags := flagsVal.toString().String()
+					if p := rx.pattern.derive(flags); p != nil {
+						return r.newRegExpp(p.clone(), rx.source, proto)
+					}
+					return r._newRegExp(rx.source, flags, proto)
 				}
 			} else {
 				pattern = nilSafe(obj.self.getStr("source", nil)).toString()
@@ -824,16 +832,7 @@ func (r *Runtime) regexpproto_stdMatcher(call FunctionCall) Value {
 		return r.regexpproto_stdMatcherGeneric(thisObj, s)
 	}
 	if rx.pattern.global {
-		rx.setOwnStr("lastIndex", intToValue(0), true)
-		results := rx.pattern.findAllSubmatchIndex(s, 0, -1, rx.pattern.sticky)
-		if len(results) == 0 {
-			return _null
-		}
-		a := make([]Value, 0, len(results))
-		for _, result := range results {
-			a = append(a, s.Substring(result.indexes[0], result.indexes[1]))
-		}
-		return r.newArrayValues(a)
+		return r.regexpMatchAll(rx, s) // runcode: one match at a time (runcode_regexp.go)
 	} else {
 		return rx.exec(s)
 	}
@@ -1076,79 +1075,9 @@ func (r *Runtime) regexpproto_stdSplitter(call FunctionCall) Value {
 		}
 	}
 
-	pattern := search.pattern // toUint32() may recompile the pattern, but we still need to use the original
-	limit := -1
-	if limitValue != _undefined {
-		limit = int(toUint32(limitValue))
-	}
-
-	if limit == 0 {
-		return r.newArrayValues(nil)
-	}
-
-	targetLength := s.Length()
-	var valueArray []Value
-	lastIndex := 0
-	found := 0
-
-	results := pattern.findAllSubmatchIndex(s, 0, -1, false)
-	if targetLength == 0 {
-		if len(results) == 0 {
-			valueArray = append(valueArray, s)
-		}
-		goto RETURN
-	}
-
-	for _, result := range results {
-		if result.indexes[0] == result.indexes[1] {
-			// FIXME Ugh, this is a hack
-			if result.indexes[0] == 0 || result.indexes[0] == targetLength {
-				continue
-			}
-		}
-
-		if lastIndex != result.indexes[0] {
-			valueArray = append(valueArray, s.Substring(lastIndex, result.indexes[0]))
-			found++
-		} else if lastIndex == result.indexes[0] {
-			if lastIndex != -1 {
-				valueArray = append(valueArray, stringEmpty)
-				found++
-			}
-		}
-
-		lastIndex = result.indexes[1]
-		if found == limit {
-			goto RETURN
-		}
-
-		captureCount := len(result.indexes) / 2
-		for index := 1; index < captureCount; index++ {
-			offset := index * 2
-			var value Value
-			if result.indexes[offset] != -1 {
-				value = s.Substring(result.indexes[offset], result.indexes[offset+1])
-			} else {
-				value = _undefined
-			}
-			valueArray = append(valueArray, value)
-			found++
-			if found == limit {
-				goto RETURN
-			}
-		}
-	}
-
-	if found != limit {
-		if lastIndex != targetLength {
-			valueArray = append(valueArray, s.Substring(lastIndex, targetLength))
-		} else {
-			valueArray = append(valueArray, stringEmpty)
-		}
-	}
-
-RETURN:
-	return r.newArrayValues(valueArray)
+	// runcode: one search per match (runcode_regexp.go); the pattern is taken before toUint32(),
+	// which may recompile it.
+	return r.regexpSplit(search.pattern, s, limitValue)
 }
 
 func (r *Runtime) regexpproto_stdReplacerGeneric(rxObj *Object, s, replaceStr String, rcall func(FunctionCall) Value) Value {
@@ -1319,23 +1248,7 @@ func (r *Runtime) regexpproto_stdReplacer(call FunctionCall) Value {
 	if rx == nil {
 		return r.regexpproto_stdReplacerGeneric(rxObj, s, replaceStr, rcall)
 	}
-
-	var index int64
-	find := 1
-	if rx.pattern.global {
-		find = -1
-	} else {
-		index = rx.getLastIndex()
-	}
-	found := rx.pattern.findAllSubmatchIndex(s, toIntStrict(index), find, rx.pattern.sticky)
-	if rx.pattern.global || rx.pattern.sticky {
-		var newLastIndex int64
-		if !rx.pattern.global && len(found) > 0 {
-			newLastIndex = int64(found[len(found)-1].indexes[1])
-		}
-		rx.setOwnStr("lastIndex", intToValue(newLastIndex), true)
-	}
-	return r.stringReplace(s, found, replaceStr, rcall)
+	return r.regexpReplace(rx, s, replaceStr, rcall) // runcode: one match at a time (runcode_regexp.go)
 }
 
 func (r *Runtime) regExpStringIteratorProto_next(call FunctionCall) Value {

@@ -22,6 +22,8 @@ type regexp2MatchCache struct {
 type regexp2Wrapper struct {
 	rx    *regexp2.Regexp
 	cache *regexp2MatchCache
+	// runcode: keepOnFail keeps the cache after a failed match (see findUTF16Cached).
+	keepOnFail bool
 }
 
 type regexpWrapper regexp.Regexp
@@ -67,6 +69,18 @@ type regexpPattern struct {
 
 	regexpWrapper  *regexpWrapper
 	regexp2Wrapper *regexp2Wrapper
+
+	// runcode: lazy2 is the regexp2 form of an RE2 pattern (regexpWrapper set), compiled on first
+	// use and shared by every clone: a literal is cloned on each evaluation, and compiling it anew
+	// each time made a regexp literal inside a function recompile per call (runcode_regexp.go).
+	lazy2 *regexp2Lazy
+	// runcode: re2Suffix reports that the RE2 form does not look behind its start (no ^, \b or
+	// \B), so a match at or after a position of an ASCII subject is RE2's first match in the
+	// rest of the subject (see findSubmatchIndex).
+	re2Suffix bool
+	// runcode: utf8 is the last non-ASCII subject converted for RE2 (see findSubmatchIndexUTF8);
+	// per clone, not copied.
+	utf8 *utf8Subject
 }
 
 type regexpResult struct {
@@ -87,7 +101,7 @@ func submatchesToRegexpResults(submatches [][]int, groups []string) []regexpResu
 	return results
 }
 
-func compileRegexp2(src string, multiline, dotAll, ignoreCase, unicode bool) (*regexp2Wrapper, error) {
+func compileRegexp2(src string, multiline, dotAll, ignoreCase, unicode, sticky bool) (*regexp2Wrapper, error) { // runcode: sticky
 	var opts = regexp2.ECMAScript
 	if multiline {
 		opts |= regexp2.Multiline
@@ -101,7 +115,7 @@ func compileRegexp2(src string, multiline, dotAll, ignoreCase, unicode bool) (*r
 	if unicode {
 		opts |= regexp2.Unicode
 	}
-	regexp2Pattern, err1 := regexp2.Compile(src, opts)
+	regexp2Pattern, err1 := regexp2.Compile(stickySource(src, sticky), opts) // runcode: anchored when sticky
 	if err1 != nil {
 		return nil, fmt.Errorf("Invalid regular expression (regexp2): %s (%v)", src, err1)
 	}
@@ -113,12 +127,24 @@ func (p *regexpPattern) createRegexp2() {
 	if p.regexp2Wrapper != nil {
 		return
 	}
-	rx, err := compileRegexp2(p.src, p.multiline, p.dotAll, p.ignoreCase, p.unicode)
-	if err != nil {
-		// At this point the regexp should have been successfully converted to re2, if it fails now, it's a bug.
-		panic(err)
+	if p.lazy2 == nil { // runcode: a pattern made without compileRegexp (none is): upstream's way
+		rx, err := compileRegexp2(p.src, p.multiline, p.dotAll, p.ignoreCase, p.unicode, p.sticky)
+		if err != nil {
+			panic(err)
+		}
+		p.regexp2Wrapper = rx
+		return
 	}
-	p.regexp2Wrapper = rx
+	// runcode: compiled once per pattern, whichever clone first needs it (regexp2.Regexp is safe
+	// for concurrent use; the wrapper's match cache is per clone).
+	p.lazy2.once.Do(func() {
+		p.lazy2.rx, p.lazy2.err = compileRegexp2(p.src, p.multiline, p.dotAll, p.ignoreCase, p.unicode, p.sticky)
+	})
+	if p.lazy2.err != nil {
+		// At this point the regexp should have been successfully converted to re2, if it fails now, it's a bug.
+		panic(p.lazy2.err)
+	}
+	p.regexp2Wrapper = p.lazy2.rx.clone() // runcode
 }
 
 func buildUTF8PosMap(s unicodeString) (positionMap, string) {
@@ -145,13 +171,23 @@ func buildUTF8PosMap(s unicodeString) (positionMap, string) {
 
 func (p *regexpPattern) findSubmatchIndex(s String, start int) regexpResult {
 	if p.regexpWrapper == nil {
+		p.regexp2Wrapper.keepOnFail = p.sticky // runcode
 		return p.regexp2Wrapper.findSubmatchIndex(s, start, p.unicode, p.global || p.sticky)
 	}
 	if start != 0 {
+		// runcode: an ASCII subject and a pattern that does not look behind its start: RE2 on the
+		// rest of the subject (linear in what it reads, where regexp2 backtracks).
+		if a, ok := s.(asciiString); ok && p.re2Suffix && !p.sticky && start <= len(a) {
+			return p.regexpWrapper.findSubmatchIndexSuffix(string(a), start)
+		}
+		if res, ok := p.findSubmatchIndexUTF8(s, start); ok { // runcode
+			return res
+		}
 		// Unfortunately Go's regexp library does not allow starting from an arbitrary position.
 		// If we just drop the first _start_ characters of the string the assertions (^, $, \b and \B) will not
 		// work correctly.
 		p.createRegexp2()
+		p.regexp2Wrapper.keepOnFail = p.sticky // runcode
 		return p.regexp2Wrapper.findSubmatchIndex(s, start, p.unicode, p.global || p.sticky)
 	}
 	return p.regexpWrapper.findSubmatchIndex(s, p.unicode)
@@ -205,6 +241,8 @@ func (p *regexpPattern) clone() *regexpPattern {
 		sticky:      p.sticky,
 		unicode:     p.unicode,
 		unicodeSets: p.unicodeSets, // runcode: the v flag
+		lazy2:       p.lazy2,       // runcode
+		re2Suffix:   p.re2Suffix,   // runcode
 	}
 	if p.regexpWrapper != nil {
 		ret.regexpWrapper = p.regexpWrapper.clone()
@@ -231,7 +269,6 @@ func (r *regexp2Wrapper) findSubmatchIndex(s String, start int, fullUnicode, doC
 }
 
 func (r *regexp2Wrapper) findUTF16Cached(s String, start int, doCache bool) (match *regexp2.Match, runes []rune, err error) {
-	wrapped := r.rx
 	cache := r.cache
 	if cache != nil && cache.posMap == nil && cache.target.SameAs(s) {
 		runes = cache.runes
@@ -239,8 +276,12 @@ func (r *regexp2Wrapper) findUTF16Cached(s String, start int, doCache bool) (mat
 		runes = s.utf16Runes()
 		cache = nil
 	}
-	match, err = wrapped.FindRunesMatchStartingAt(runes, start)
-	if doCache && match != nil && err == nil {
+	match, err = r.findRunes(runes, start) // runcode: a timeout only when one really passed
+	r.checkTimeout(err)                    // runcode
+	// runcode: a sticky regexp keeps the converted subject after a failed match too: goja's
+	// generic split tries it at position after position of one subject, and converting the
+	// subject again after each failure made that quadratic.
+	if doCache && err == nil && (match != nil || r.keepOnFail) {
 		if cache == nil {
 			if r.cache == nil {
 				r.cache = new(regexp2MatchCache)
@@ -288,7 +329,6 @@ func (r *regexp2Wrapper) findUnicodeCached(s String, start int, doCache bool) (m
 		splitPair   bool
 		savedRune   rune
 	)
-	wrapped := r.rx
 	cache := r.cache
 	if cache != nil && cache.posMap != nil && cache.target.SameAs(s) {
 		runes, posMap = cache.runes, cache.posMap
@@ -302,11 +342,13 @@ func (r *regexp2Wrapper) findUnicodeCached(s String, start int, doCache bool) (m
 		_, second := utf16.EncodeRune(runes[mappedStart])
 		savedRune, runes[mappedStart] = runes[mappedStart], second
 	}
-	match, err = wrapped.FindRunesMatchStartingAt(runes, mappedStart)
-	if doCache && match != nil && err == nil {
-		if splitPair {
-			runes[mappedStart] = savedRune
-		}
+	match, err = r.findRunes(runes, mappedStart) // runcode: a timeout only when one really passed
+	if splitPair {                               // runcode: restored whatever the outcome (the runes may be cached)
+		runes[mappedStart] = savedRune
+	}
+	r.checkTimeout(err) // runcode
+	// runcode: kept after a failed match as in findUTF16Cached.
+	if doCache && err == nil && (match != nil || r.keepOnFail) {
 		if cache == nil {
 			if r.cache == nil {
 				r.cache = new(regexp2MatchCache)
@@ -387,6 +429,7 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, s
 			break
 		}
 		match, err = wrapped.FindNextMatch(match)
+		r.checkTimeout(err) // runcode
 		if err != nil {
 			return nil
 		}
@@ -469,6 +512,7 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, lim
 
 		results = append(results, result)
 		match, err = wrapped.FindNextMatch(match)
+		r.checkTimeout(err) // runcode
 		if err != nil {
 			return nil
 		}
@@ -527,7 +571,7 @@ func (r *regexpWrapper) findSubmatchIndexUnicode(s unicodeString, fullUnicode bo
 	wrapped := (*regexp.Regexp)(r)
 	if fullUnicode {
 		posMap, runes, _, _ := buildPosMap(&lenientUtf16Decoder{utf16Reader: s.utf16Reader()}, s.Length(), 0)
-		result := regexpResult{indexes: wrapped.FindReaderSubmatchIndex(&arrayRuneReader{runes: runes})}
+		result := regexpResult{indexes: wrapped.FindReaderSubmatchIndex(&arrayRuneReader{runes: runes}), groups: wrapped.SubexpNames()} // runcode: named groups
 		for i, item := range result.indexes {
 			if item >= 0 {
 				result.indexes[i] = posMap[item]
@@ -622,6 +666,7 @@ func (r *regexpObject) getLastIndex() int64 {
 }
 
 func (r *regexpObject) execRegexp(target String) (match bool, result regexpResult) {
+	r.val.runtime.checkInterrupt() // runcode: generic replace, match and split call exec in a loop
 	index := r.getLastIndex()
 	if index >= 0 && index <= int64(target.Length()) {
 		result = r.pattern.findSubmatchIndex(target, int(index))

@@ -1,6 +1,6 @@
 package goja
 
-// runcode: JSON.parse without encoding/json (RUNCODE.md, change 5). Upstream decoded the text
+// runcode: JSON.parse without encoding/json (RUNCODE.md, change 6). Upstream decoded the text
 // token by token through encoding/json's Decoder (an interface value per token, a []Value grown
 // by append per array), recursed in Go once per level (ten million '[' overflowed the Go stack,
 // which no recover catches) and could not be interrupted. This parser reads the string's own

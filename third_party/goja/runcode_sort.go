@@ -1,9 +1,9 @@
 package goja
 
-// runcode: faster sorting and string iteration (RUNCODE.md, change 7).
+// runcode: faster sorting and string iteration (RUNCODE.md, change 8).
 //
 // Array.prototype.sort and toSorted of an ordinary array sort a copy of its values with
-// a merge sort (RUNCODE.md, change 7). Upstream called sort.Stable on the array, which calls the
+// a merge sort (RUNCODE.md, change 8). Upstream called sort.Stable on the array, which calls the
 // comparator about 1.5 times as often as V8 (insertion-sorted blocks of 20, then in-place
 // SymMerge: 6.6M calls for 300,000 numbers, Node 4.4M) and could not be interrupted while it
 // compared without a comparator.

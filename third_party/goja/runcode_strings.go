@@ -3,7 +3,7 @@ package goja
 // runcode: String.prototype methods that work through a whole string in one native step
 // (normalize, toLowerCase, toUpperCase, trim, split, replaceAll) read it in chunks and poll the
 // runtime's interrupt flag between them, so Interrupt ends them as it ends a loop of JavaScript
-// and no size below the heap needs refusing. RUNCODE.md, change 6.
+// and no size below the heap needs refusing. RUNCODE.md, change 7.
 
 import (
 	"io"

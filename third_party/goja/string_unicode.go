@@ -410,6 +410,9 @@ func (s unicodeString) equals(other unicodeString) bool {
 	if len(s) != len(other) {
 		return false
 	}
+	if len(s) > 0 && &s[0] == &other[0] { // runcode: the same string (regexp2's match cache asks per match)
+		return true
+	}
 	for i, r := range s {
 		if r != other[i] {
 			return false
