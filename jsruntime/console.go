@@ -146,7 +146,7 @@ func (in *inspector) finish(s string) string {
 // inspector is a port of Node 22's util.inspect (lib/internal/util/inspect.js: formatValue,
 // formatRaw, formatProperty, reduceToSingleString, groupArrayElements) without colors, custom
 // inspect functions, showHidden or getters. What it cannot see in goja (iterator and weak
-// collection contents, proxies' handlers) it renders as an ordinary object; see README.
+// collection contents, proxies' handlers) it renders as an ordinary object; see docs/programs.md.
 type inspector struct {
 	r           *run
 	rl          *realm

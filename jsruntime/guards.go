@@ -147,7 +147,7 @@ var guardTable = []guardRow{
 		"a pattern made without the i flag (cheap) and a forged flags property adding it compiled unmeasured: 1,000 \\W took about 25s"},
 	{[]string{"Number.prototype.toLocaleString", "BigInt.prototype.toLocaleString", "Date.prototype.toLocaleString",
 		"Date.prototype.toLocaleDateString", "Date.prototype.toLocaleTimeString"}, "Go (intl.go)",
-		"reimplemented through Intl (see README): a locales array-like of more than 1,000 entries, as for every Intl constructor: RangeError",
+		"reimplemented through Intl (see docs/programs.md, Intl): a locales array-like of more than 1,000 entries, as for every Intl constructor: RangeError",
 		"goja's ignore locales and options; a locales argument of length 2**32-1 would be read in one native step"},
 	{[]string{"String.prototype.localeCompare"}, "Go",
 		"receiver or argument over 1,048,576 characters: RangeError",
@@ -269,8 +269,8 @@ refused (TestForkBuiltinsInterruptible):
 	b.WriteString(`
 ## Added built-ins
 
-The built-ins goja lacks that a run gets when its program names them (README, "What programs can
-use") and that could work or allocate without bound in one step are bounded too:
+The built-ins goja lacks that a run gets when its program names them (docs/programs.md, "What
+programs can use") and that could work or allocate without bound in one step are bounded too:
 
 | Built-ins | Where | Limit | Without it |
 | --- | --- | --- | --- |

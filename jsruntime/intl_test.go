@@ -59,7 +59,7 @@ func evalCases(t *testing.T, rt jsruntime.Runtime, exprs []string) []string {
 var intlConfig = jsruntime.Config{ComputeBudget: 60 * time.Second, WallCeiling: 120 * time.Second}
 
 // knownV8Differences are the expressions of expected.json whose output differs from V8's, with
-// why. Each is reported in README's Intl section.
+// why. Each is reported in docs/programs.md's Intl section.
 var knownV8Differences = map[string]string{}
 
 // knownDifference reports whether expr is one of knownV8Differences.
