@@ -41,7 +41,7 @@ const (
 	MaxRegexpFolded = 1 << 24
 	// MaxRegexpPropertyRanges bounds the code point ranges a pattern's Unicode property
 	// escapes (\p{…}, \P{…} with the u flag) are compiled to: goja writes each one out as its
-	// ranges (\p{L} 659, the largest 876), which RE2 and regexp2 then parse; at the cap regexp2
+	// ranges (\p{L} 684, the largest 905), which RE2 and regexp2 then parse; at the cap regexp2
 	// took 1.5 times as long as at the expansion limit (BenchmarkRegexpCompileAtLimits).
 	MaxRegexpPropertyRanges = 1 << 15
 )
@@ -378,7 +378,7 @@ func mayHoldCostlyRegexp(src string) bool {
 		switch src[i] {
 		case '\\':
 			if src[i+1] == 'p' || src[i+1] == 'P' {
-				return true // a property escape stands for up to 876 ranges
+				return true // a property escape stands for up to 905 ranges
 			}
 		case '{':
 			if src[i+1] >= '0' && src[i+1] <= '9' {

