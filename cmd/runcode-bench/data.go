@@ -409,21 +409,23 @@ type ratioSummary struct {
 
 func summariseRatios(results []dataResult) []ratioSummary {
 	var out []ratioSummary
-	find := func(sub string, mb float64) *ratioSummary {
+	var cpus [][]float64 // cpus[i]: the compute ratios of out[i]
+	find := func(sub string, mb float64) int {
 		for i := range out {
 			if out[i].Substrate == sub && out[i].SizeMB == mb {
-				return &out[i]
+				return i
 			}
 		}
 		out = append(out, ratioSummary{Substrate: sub, SizeMB: mb})
-		return &out[len(out)-1]
+		cpus = append(cpus, nil)
+		return len(out) - 1
 	}
-	cpus := map[*ratioSummary][]float64{}
 	for _, r := range results {
 		if r.Substrate == "node" {
 			continue
 		}
-		s := find(r.Substrate, r.SizeMB)
+		i := find(r.Substrate, r.SizeMB)
+		s := &out[i]
 		switch {
 		case r.Failed > 0:
 			s.Failed = append(s.Failed, r.Workload)
@@ -431,7 +433,7 @@ func summariseRatios(results []dataResult) []ratioSummary {
 			s.Different = append(s.Different, r.Workload)
 		}
 		if r.CPURatio > 0 {
-			cpus[s] = append(cpus[s], r.CPURatio)
+			cpus[i] = append(cpus[i], r.CPURatio)
 			if r.CPURatio > s.MaxCPURatio {
 				s.MaxCPURatio, s.MaxCPUWorkload = r.CPURatio, r.Workload
 			}
@@ -441,7 +443,7 @@ func summariseRatios(results []dataResult) []ratioSummary {
 		}
 	}
 	for i := range out {
-		out[i].MedianCPURatio = median(cpus[&out[i]])
+		out[i].MedianCPURatio = median(cpus[i])
 	}
 	return out
 }

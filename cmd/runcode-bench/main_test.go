@@ -146,3 +146,28 @@ func TestGeneratedDataIsDeterministicAndSized(t *testing.T) {
 		t.Errorf("records.json holds %d records or is not JSON", len(records))
 	}
 }
+
+// The summary takes the median and the largest ratio per substrate and size, whatever the
+// order of the results (a summary of the first size was once lost when the second was added).
+func TestSummariseRatios(t *testing.T) {
+	var results []dataResult
+	for _, mb := range []float64{10, 50} {
+		for i, ratio := range []float64{3, 1, 2} {
+			results = append(results, dataResult{Workload: string(rune('a' + i)), SizeMB: mb, Substrate: "runcode process",
+				CPURatio: ratio * mb / 10, RSSRatio: ratio, SameAnswer: true, HasReference: true})
+		}
+	}
+	results = append(results, dataResult{Workload: "d", SizeMB: 50, Substrate: "runcode process", Failed: 1})
+	got := summariseRatios(results)
+	if len(got) != 2 {
+		t.Fatalf("%d summaries, want 2: %+v", len(got), got)
+	}
+	for i, want := range []struct{ median, max float64 }{{2, 3}, {10, 15}} {
+		if got[i].MedianCPURatio != want.median || got[i].MaxCPURatio != want.max || got[i].MaxCPUWorkload != "a" {
+			t.Errorf("summary %d = %+v, want median %v, max %v (a)", i, got[i], want.median, want.max)
+		}
+	}
+	if len(got[1].Failed) != 1 || len(got[0].Failed) != 0 {
+		t.Errorf("failed workloads: %v, %v", got[0].Failed, got[1].Failed)
+	}
+}
