@@ -179,7 +179,7 @@ var guardTable = []guardRow{
 // TestAddedBuiltinsBounded probes each.
 var addedTable = []guardRow{
 	{[]string{"setTimeout", "setInterval", "setImmediate"}, "Go (timers.go)",
-		"at most MaxTimers (10,000) live timers per run: RangeError \"too many pending timers\"; a delay is 1ms to 2^31-1ms, as in Node (0 or NaN is 1ms), waited in wall time (the wall ceiling bounds it); each callback runs as a loop job charged to the compute budget, and the run ends (cancelling its timers) when the program settles",
+		"at most maxTimers (10,000) live timers per run: RangeError \"too many pending timers\"; a delay is 1ms to 2^31-1ms, as in Node (0 or NaN is 1ms), waited in wall time (the wall ceiling bounds it); each callback runs as a loop job charged to the compute budget, and the run ends (cancelling its timers) when the program settles",
 		"a loop scheduling timers grows the loop's heap without end, and a 0ms setInterval would spin the loop"},
 	{[]string{"URL", "URLSearchParams"}, "Go (url.go)",
 		"an input or base over 2 MiB (maxURLLength): TypeError \"Invalid URL: longer than 2097152 bytes\"; the parser is linear, one native step per parse or setter",
@@ -296,7 +296,7 @@ const knownLimits = `
   MaxStackDepth with "Maximum call stack size exceeded", which goja does not let a program
   catch: the run fails as an exception.
 - **Regular-expression matches are not guarded here: goja (runcode's fork, third_party/goja
-  RUNCODE.md) bounds them itself.** A match that runs RegexpMatchTimeout throws a RangeError
+  RUNCODE.md) bounds them itself.** A match that runs regexpMatchTimeout throws a RangeError
   ("regular expression match exceeded the 250ms match timeout", where upstream goja answered
   "no match"); replace, match, matchAll, split and search find one match at a time, holding only
   their output and one conversion of the subject, and check the run's interrupt flag before each

@@ -23,16 +23,16 @@ import (
 
 // Limits of the source scanner; see sourceNesting.
 const (
-	// MaxSourceNesting bounds the nesting that a program, eval or Function source text may
+	// maxSourceNesting bounds the nesting that a program, eval or Function source text may
 	// reach (sourceNesting's measure): about 35 MB of Go stack at the measured worst cost per
 	// unit, a thousand times what real programs use.
-	MaxSourceNesting = 5000
-	// MaxArrowNesting bounds how many arrow functions may be nested directly inside one another
+	maxSourceNesting = 5000
+	// maxArrowNesting bounds how many arrow functions may be nested directly inside one another
 	// (esbuild takes about 50 ms for 256).
-	MaxArrowNesting = 256
-	// MaxJSONParseDepth bounds the nesting of arrays and objects in the text given to
+	maxArrowNesting = 256
+	// maxJSONParseDepth bounds the nesting of arrays and objects in the text given to
 	// JSON.parse: the depth every JSON value crossing the boundary is held to.
-	MaxJSONParseDepth = jsonv.MaxDepth
+	maxJSONParseDepth = jsonv.MaxDepth
 )
 
 // nestingLevel is one open bracket, brace, parenthesis or template substitution.
@@ -107,7 +107,7 @@ const (
 )
 
 // sourceNesting returns an upper bound of the nesting of JavaScript or TypeScript text src, the
-// measure MaxSourceNesting bounds, and the deepest nesting of arrow functions. The measure is,
+// measure maxSourceNesting bounds, and the deepest nesting of arrow functions. The measure is,
 // at the deepest point, the number of open brackets, braces, parentheses and template
 // substitutions plus, for each of them (and the text itself), the operator tokens of the
 // expression or statement under way there: everything that can deepen goja's or esbuild's parse
@@ -193,7 +193,7 @@ func (s *sourceScanner) pop() (l nestingLevel, ok bool) {
 
 // over reports whether the scan has seen enough to refuse the text.
 func (s *sourceScanner) over() bool {
-	return s.maxTotal > MaxSourceNesting || s.maxArrows > MaxArrowNesting
+	return s.maxTotal > maxSourceNesting || s.maxArrows > maxArrowNesting
 }
 
 // endsExpression reports whether the previous token can end an expression statement, so that a

@@ -43,7 +43,7 @@ func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
 		{"regex after an arrow body", "const f = () => {}\n/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 		{"division read as a regex", "let of = 1; x = of / 1 + " + rep("[", 100) + rep("]", 100) + " / 2", 100},
 		{"string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); " + rep("[", 100) + rep("]", 100) + "}", 100},
-		{"chain in a string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); a" + rep(".b", 150_000) + "}", MaxSourceNesting},
+		{"chain in a string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); a" + rep(".b", 150_000) + "}", maxSourceNesting},
 		{"brackets in a comment", "x = a; /* " + rep("[", 100) + rep("]", 100), 100},
 		{"regex after BOM", "\ufeffreturn\ufeff/'/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 	}
@@ -91,8 +91,8 @@ func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
 func TestSourceNestingStopsEarly(t *testing.T) {
 	// Ten million brackets: the scan stops just past the limit.
 	src := strings.Repeat("[", 10_000_000)
-	if got, _ := sourceNesting(src); got <= MaxSourceNesting || got > MaxSourceNesting+2 {
-		t.Fatalf("sourceNesting = %d, want just above %d", got, MaxSourceNesting)
+	if got, _ := sourceNesting(src); got <= maxSourceNesting || got > maxSourceNesting+2 {
+		t.Fatalf("sourceNesting = %d, want just above %d", got, maxSourceNesting)
 	}
 }
 
@@ -180,7 +180,7 @@ func BenchmarkJSONParse(b *testing.B) {
 		"objects":    fill(`{"a":1},`, "[", "]"),
 		"one string": fill("a", `"`, `"`),
 		"escapes":    fill(`\u0041`, `"`, `"`),
-		"deep":       fill("1,", strings.Repeat("[", MaxJSONParseDepth), strings.Repeat("]", MaxJSONParseDepth)),
+		"deep":       fill("1,", strings.Repeat("[", maxJSONParseDepth), strings.Repeat("]", maxJSONParseDepth)),
 	}
 	for name, text := range shapes {
 		b.Run(name, func(b *testing.B) {

@@ -25,10 +25,10 @@ func sourceNestingError(what, src string) string {
 // nestingError returns the message for text of the measured nesting, or "" when it is allowed.
 func nestingError(what string, nesting, arrows int) string {
 	switch {
-	case nesting > MaxSourceNesting:
-		return fmt.Sprintf(msgSourceTooDeep, what, MaxSourceNesting)
-	case arrows > MaxArrowNesting:
-		return fmt.Sprintf(msgArrowsTooDeep, what, MaxArrowNesting)
+	case nesting > maxSourceNesting:
+		return fmt.Sprintf(msgSourceTooDeep, what, maxSourceNesting)
+	case arrows > maxArrowNesting:
+		return fmt.Sprintf(msgArrowsTooDeep, what, maxArrowNesting)
 	}
 	return ""
 }
@@ -60,7 +60,7 @@ var (
 //
 // JSON.parse needs no wrapper: the goja fork's parser (third_party/goja/runcode_jsonparse.go)
 // does not recurse in Go, polls the interrupt flag as it goes, and refuses text nesting deeper
-// than MaxJSONParseDepth (newRealm sets the limit).
+// than maxJSONParseDepth (newRealm sets the limit).
 //
 // The originals are held only by the wrappers' Go closures; every property that led to them
 // (the globals, Function.prototype.constructor, the async and generator function prototypes'
