@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/runcode-dev/runcode/internal/progform"
+	"github.com/runcode-dev/runcode/jsruntime/internal/sourcemap"
 )
 
 // sourceFile is the name stack traces and syntax errors give the model's program.
@@ -229,7 +230,7 @@ func transformAndCompile(prefix, program string) compiled {
 		}
 		return compiled{msg: strings.Join(msgs, "\n")}
 	}
-	sourceMap, err := shiftSourceMap(res.Map, len(prefix))
+	sourceMap, err := sourcemap.Shift(res.Map, len(prefix))
 	if err != nil {
 		sourceMap = res.Map
 	}
