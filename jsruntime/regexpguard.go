@@ -400,7 +400,7 @@ func mayHoldCostlyRegexp(src string) bool {
 // regexpLiteralError returns the message for the first regular-expression literal of prg over
 // the length, expansion or case-folding limit, or "". goja compiles each literal when it compiles the
 // program, in one native step, so literals are measured before that. Their nesting needs no
-// check of its own: every '(' of a literal counts toward maxSourceNesting (5,000 nested
+// check of its own: every '(' of a literal counts toward srcscan.MaxNesting (5,000 nested
 // lookaheads compile in about 40 ms).
 func regexpLiteralError(what string, prg *jsast.Program) string {
 	msg := ""
