@@ -68,7 +68,7 @@ type realm struct {
 	owner *run
 	// regexpSource is RegExp.prototype's source getter (see checkSourceFolding).
 	regexpSource goja.Value
-	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
+	// generatorsGuarded records that guardGenerators ran (see guards_source.go).
 	generatorsGuarded bool
 	// namespaces are the namespace and group objects built in the realm (see lazyObject).
 	namespaces []*goja.Object

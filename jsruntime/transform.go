@@ -271,7 +271,7 @@ func compileWrapped(name, src string, sourceMap []byte) (*goja.Program, error) {
 		return nil, err
 	}
 	// goja compiles each regular-expression literal while compiling the program, in one
-	// native step: measure them first (regexpguard.go).
+	// native step: measure them first (guards_regexp.go).
 	if mayHoldCostlyRegexp(src) {
 		if msg := regexpLiteralError("the program", ast); msg != "" {
 			return nil, fmt.Errorf("%w: %s", errRegexpLiteral, msg)
@@ -281,7 +281,7 @@ func compileWrapped(name, src string, sourceMap []byte) (*goja.Program, error) {
 }
 
 // errRegexpLiteral is the failure of a program with a regular-expression literal over the
-// limits of regexpguard.go.
+// limits of guards_regexp.go.
 var errRegexpLiteral = errors.New(sourceFile + ": RangeError")
 
 // errOutsideBody is the syntax error of a program that closes its own function body.

@@ -41,7 +41,7 @@ var guardTable = []guardRow{
 	{[]string{"JSON.stringify"}, "Go",
 		"reimplemented: values nested deeper than maxNesting (12,000) levels, or output over maxString characters: RangeError; cycles found with a set; polls its run every 4,096 values, so a budget ends it",
 		"goja's recurses in Go per level (a million levels: fatal stack overflow), scans the open objects for each object (100,000 deep: 31s at a 1s budget) and builds any output in one step"},
-	{[]string{"RegExp.prototype[Symbol.split]"}, "Go (regexpguard.go)",
+	{[]string{"RegExp.prototype[Symbol.split]"}, "Go (guards_regexp.go)",
 		"the copy goja's split makes (with the flags the regexp's flags property names), when it is not made through the guarded RegExp (a constructor set to undefined leads to goja's own): the pattern is measured first as if case-insensitive and unicode, RangeError as for RegExp",
 		"a pattern made without the i flag (cheap) and a forged flags property adding it compiled unmeasured: 1,000 \\W took about 25s"},
 	{[]string{"Number.prototype.toLocaleString", "BigInt.prototype.toLocaleString", "Date.prototype.toLocaleString",
@@ -64,10 +64,10 @@ var guardTable = []guardRow{
 	{[]string{"Function.prototype.bind"}, "Go",
 		"a bound function's name (\"bound \" + the target's) over 4,096 characters: RangeError",
 		"goja copies the name for each bind: 50,000 chained binds passed a 512 MiB heap in 1.3s"},
-	{[]string{"eval"}, "Go (sourceguard.go)",
+	{[]string{"eval"}, "Go (guards_source.go)",
 		"source nesting over 5,000 levels (open brackets, braces, parentheses and template substitutions, plus the operator tokens of each open expression) or more than 256 arrow functions nested in one another, measured by a linear scan before goja parses: RangeError; the Function, AsyncFunction and GeneratorFunction constructors (every .constructor that led to them) are guarded the same way; every eval is indirect",
 		"goja's parser and compiler recurse in Go per level: eval or new Function of a million nested brackets is a fatal stack overflow"},
-	{[]string{"RegExp", "RegExp.prototype.compile", "RegExp.prototype[Symbol.matchAll]", "String.prototype.match", "String.prototype.matchAll", "String.prototype.search"}, "Go (regexpguard.go)",
+	{[]string{"RegExp", "RegExp.prototype.compile", "RegExp.prototype[Symbol.matchAll]", "String.prototype.match", "String.prototype.matchAll", "String.prototype.search"}, "Go (guards_regexp.go)",
 		"a pattern longer than 262,144 characters, nesting groups more than 1,000 levels deep, whose counted repetitions add more than 100,000 elements when written out (x{n,m} counts m copies, nested ones multiply), whose Unicode property escapes (\\p{…}, \\P{…} with the u flag) stand for more than 32,768 code point ranges (\\p{L} 659, the largest 876), or, with the i flag, whose classes cover more than 16,777,216 code points ('.' 1,114,112, \\W \\S \\D twice that, a range its span, a property escape its code points): RangeError naming the limit. RegExp is a proxy whose call and construct traps measure the pattern (every .constructor, subclass and Reflect path leads to it); compile, match, matchAll and search measure a pattern they would compile from a string or regexp-like object; RegExp.prototype[Symbol.matchAll] and the generic Symbol.split path, which copy a regexp with the flags its flags property names (through goja's own RegExp when its constructor is undefined), measure its pattern as if case-insensitive and unicode (flags i and u); regular-expression literals in the program, eval and Function-family text are measured (length, repetitions, property escapes, case folding) before goja compiles that text, their nesting bounded by the source-nesting limit",
 		"compiling is one native step: regexp2 (lookarounds, backreferences) is quadratic in nested groups (20,000 nested lookaheads: 1s; a million: over 10 minutes at a 2s budget), and RE2 writes out counted repetitions ('a{1000}'.repeat(3000): 0.9s and 700 MB), and regexp2 case-folds class code points one by one (100 \\W with the i flag: 2.5s); goja writes each property escape out as its ranges (2,000 \\P{Grapheme_Base}: 30 MB of pattern, RE2 1s and 170 MB, regexp2 5s)"},
 }
@@ -124,7 +124,7 @@ func renderGuards() string {
 	var b strings.Builder
 	b.WriteString(`# Guarded built-ins
 
-Generated from ` + "`guardTable`" + ` in guardtable_test.go by ` + "`go test -run TestGuardsDocumented -update`" + `; do not edit
+Generated from ` + "`guardTable`" + ` in guards_table_test.go by ` + "`go test -run TestGuardsDocumented -update`" + `; do not edit
 by hand. TestGuardsInstalled checks that a fresh realm guards exactly these built-ins and that
 each guard refuses what the table says.
 
