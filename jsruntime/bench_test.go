@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/jsruntime/internal/srcscan"
 )
 
 // typeScript50 is a realistic 50-line program: types, interfaces, generics, five binding calls.
@@ -137,7 +138,7 @@ func BenchmarkSourceNesting(b *testing.B) {
 	src := fmt.Sprintf(typeScript50, 0)
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		jsruntime.SourceNesting(src)
+		srcscan.Nesting(src)
 	}
 }
 

@@ -7,5 +7,8 @@ const RaceEnabled = raceEnabled
 // is full), so that the next run takes a prepared realm.
 func WaitPrewarmed(g *Goja) { g.refills.Wait() }
 
-// SourceNesting is sourceNesting, for the benchmarks.
-func SourceNesting(src string) (nesting, arrows int) { return sourceNesting(src) }
+// RegexpMatchTimeout is regexpMatchTimeout, for the fuzz target's bound on a run's time.
+const RegexpMatchTimeout = regexpMatchTimeout
+
+// MaxTimers is maxTimers, for the test of the timer bound.
+const MaxTimers = maxTimers

@@ -25,10 +25,10 @@ const (
 	DefaultPrewarm        = 1                // Config.Prewarm
 )
 
-// RegexpMatchTimeout bounds one regular-expression match. goja's backtracking engine (regexp2)
+// regexpMatchTimeout bounds one regular-expression match. goja's backtracking engine (regexp2)
 // cannot be interrupted, so a catastrophic pattern would otherwise hold the run past every
 // budget; a match that runs this long throws a RangeError in the program instead.
-const RegexpMatchTimeout = 250 * time.Millisecond
+const regexpMatchTimeout = 250 * time.Millisecond
 
 // maxWallCeiling is upstream's largest maxWallMs (2^31-1 ms).
 const maxWallCeiling = 2147483647 * time.Millisecond
@@ -167,7 +167,7 @@ type runHooks struct {
 var _ Runtime = (*Goja)(nil)
 
 // New validates cfg, applies its defaults and returns a runtime. The first call sets regexp2's
-// process-wide DefaultMatchTimeout to RegexpMatchTimeout (see setRegexpTimeout).
+// process-wide DefaultMatchTimeout to regexpMatchTimeout (see setRegexpTimeout).
 func New(cfg Config) (*Goja, error) {
 	cfg, err := cfg.validate()
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 var regexpTimeoutOnce sync.Once
 
 func setRegexpTimeout() {
-	regexpTimeoutOnce.Do(func() { regexp2.DefaultMatchTimeout = RegexpMatchTimeout })
+	regexpTimeoutOnce.Do(func() { regexp2.DefaultMatchTimeout = regexpMatchTimeout })
 }
 
 // msgDisposed is the message of a call on a closed runtime.
@@ -68,7 +68,7 @@ type realm struct {
 	owner *run
 	// regexpSource is RegExp.prototype's source getter (see checkSourceFolding).
 	regexpSource goja.Value
-	// generatorsGuarded records that guardGenerators ran (see sourceguard.go).
+	// generatorsGuarded records that guardGenerators ran (see guards_source.go).
 	generatorsGuarded bool
 	// namespaces are the namespace and group objects built in the realm (see lazyObject).
 	namespaces []*goja.Object
@@ -84,7 +84,7 @@ func newRealm(cfg Config, prelude *goja.Program, shape []boundNamespace) (*realm
 	// JSON.parse (the goja fork's: linear, interruptible, no Go recursion) refuses text nesting
 	// deeper than every JSON value crossing the boundary may, so a reviver's walk (which
 	// recurses in Go per level) stays shallow.
-	vm.SetJSONParseMaxDepth(MaxJSONParseDepth)
+	vm.SetJSONParseMaxDepth(maxJSONParseDepth)
 	// eval and Function compile the program's text: a sourceMappingURL comment in it must not
 	// make goja read a file (see compileWrapped).
 	vm.SetParserOptions(parser.WithDisableSourceMaps)

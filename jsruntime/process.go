@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime/internal/pipe"
 )
 
 // Defaults of ProcessConfig.
@@ -227,7 +228,7 @@ func NewProcessPool(cfg ProcessConfig) (*ProcessPool, error) {
 		spec:          string(spec),
 		maxOtherFrame: 4*int64(c.MaxOutputBytes) + 1<<20,
 		adm:           newAdmission(cfg.MaxWorkers, cfg.MaxQueued),
-		spinRuns:      spinningRuns(),
+		spinRuns:      pipe.SpinningRuns(),
 		disposing:     dispose,
 		dispose:       disposed,
 	}
@@ -281,7 +282,7 @@ type worker struct {
 	// in reads stdout: in spawn, then on the goroutine of the run the worker is given, so a
 	// frame is handled where it is awaited.
 	in     *frameReader
-	pipe   *pipeReader   // what in reads stdout through
+	pipe   *pipe.Reader  // what in reads stdout through
 	exited chan struct{} // closed once the process has been waited for
 	once   sync.Once
 	state  *os.ProcessState
@@ -342,8 +343,8 @@ func (p *ProcessPool) spawn() (*worker, error) {
 		inW.Close()
 		return nil, err
 	}
-	pipe := newPipeReader(outR, p.spinRuns > 0)
-	w := &worker{cmd: cmd, out: &frameWriter{w: inW}, stdin: inW, stdout: outR, in: newFrameReader(pipe), pipe: pipe, exited: make(chan struct{})}
+	pr := pipe.NewReader(outR, p.spinRuns > 0)
+	w := &worker{cmd: cmd, out: &frameWriter{w: inW}, stdin: inW, stdout: outR, in: newFrameReader(pr), pipe: pr, exited: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout = inR, outW
 	cmd.Stderr = &w.stderr // os/exec copies it until the worker exits; Wait waits for the copy
 	err = cmd.Start()
@@ -641,7 +642,7 @@ type runLoop struct {
 	started bool      // the worker acknowledged the run
 	pumping bool      // serve runs on a pump: calls with an Inline form are returned
 	// answered: the last frame handled was a call answered before its host function returned;
-	// the next read spins (see pipeReader), since the worker's next frame is near.
+	// the next read spins (see pipe.Reader), since the worker's next frame is near.
 	answered bool
 	calls    int // calls read so far
 
@@ -804,7 +805,7 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 		}
 		// Right after a call's reply the worker's next frame (most often the program's next
 		// call) usually arrives before waiting for it would pay off.
-		w.pipe.spin, l.answered = l.answered && p.adm.running.Load() <= int64(p.spinRuns), false
+		w.pipe.Spin, l.answered = l.answered && p.adm.running.Load() <= int64(p.spinRuns), false
 		f, err := w.in.next(l.flight, p.maxOtherFrame)
 		switch {
 		case errors.Is(err, os.ErrDeadlineExceeded):

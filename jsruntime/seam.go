@@ -45,7 +45,7 @@
 // (GUARDS.md lists every guard and its limit); source text (the program, eval, the Function
 // constructors) is measured by a linear scan before any parser sees it (5,000 levels), and JSON
 // nests at most jsonv.MaxDepth levels wherever it is parsed, stringified or crosses the seam;
-// a regular-expression match that runs RegexpMatchTimeout throws a RangeError (regexp2's
+// a regular-expression match that runs 250 ms throws a RangeError (regexp2's
 // DefaultMatchTimeout is set once, process-wide, by the first New); a heap watchdog samples
 // the process heap every 5ms while runs are live and fails them all as worker-exit when it has
 // grown past MaxHeapBytes. Programs that replace globals or prototypes (JSON, Object.keys,

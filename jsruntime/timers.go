@@ -8,12 +8,12 @@ import (
 	"github.com/dop251/goja"
 )
 
-// MaxTimers bounds the timers a run may have live at once (setTimeout, setInterval and
+// maxTimers bounds the timers a run may have live at once (setTimeout, setInterval and
 // setImmediate callbacks scheduled and not yet run or cleared). Scheduling one more throws a
 // RangeError (msgTooManyTimers). A timer is a few hundred bytes and an entry in the loop's
 // heap; the bound keeps a program that schedules timers in a loop from growing the heap, and the
 // loop's work per tick, without end.
-const MaxTimers = 10000
+const maxTimers = 10000
 
 // maxTimerDelay is Node's TIMEOUT_MAX: a delay above it (or below 1ms, or not a number) is 1ms.
 const maxTimerDelay = 2147483647
@@ -136,8 +136,8 @@ func timerDelay(v goja.Value) time.Duration {
 func (rl *realm) timerAdd(call goja.FunctionCall) goja.Value {
 	r := rl.owner
 	q := &r.timerQ
-	if len(q.byID) >= MaxTimers {
-		panic(rl.rangeError(fmt.Sprintf(msgTooManyTimers, MaxTimers)))
+	if len(q.byID) >= maxTimers {
+		panic(rl.rangeError(fmt.Sprintf(msgTooManyTimers, maxTimers)))
 	}
 	fn, ok := goja.AssertFunction(call.Argument(1))
 	if !ok {

@@ -17,6 +17,8 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/runcode-dev/runcode/internal/progform"
+	"github.com/runcode-dev/runcode/jsruntime/internal/sourcemap"
+	"github.com/runcode-dev/runcode/jsruntime/internal/srcscan"
 )
 
 // sourceFile is the name stack traces and syntax errors give the model's program.
@@ -178,15 +180,15 @@ func (g *Goja) compile(ctx context.Context, req Request) (compiled, error) {
 // step of a run. TypeScript syntax, async generators, for await, using and decorators do not
 // parse in goja, so those programs take the transform as before. So do programs that may hold
 // type arguments JavaScript reads as comparisons (new Set<string>(xs) is `new Set < string >
-// (xs)` to goja, a ReferenceError or, worse, a wrong answer; see scanSource). Lines are the model's own either
+// (xs)` to goja, a ReferenceError or, worse, a wrong answer; see srcscan.Scan). Lines are the model's own either
 // way; without a source map goja counts the wrapper prefix in line 1's columns, which
 // fixLineOneColumns takes out of failure messages.
 // errTypeArguments sends a program that may hold TypeScript type arguments to the transform.
 var errTypeArguments = errors.New("the program may hold TypeScript type arguments")
 
 func transformAndCompile(prefix, program string) compiled {
-	// goja's and esbuild's parsers recurse per level of nesting: measure it first (nesting.go).
-	nesting, arrows, typeArgs := scanSource(program)
+	// goja's and esbuild's parsers recurse per level of nesting: measure it first (srcscan).
+	nesting, arrows, typeArgs := srcscan.Scan(program)
 	if msg := nestingError("the program", nesting, arrows); msg != "" {
 		return compiled{msg: sourceFile + ": RangeError: " + msg}
 	}
@@ -229,7 +231,7 @@ func transformAndCompile(prefix, program string) compiled {
 		}
 		return compiled{msg: strings.Join(msgs, "\n")}
 	}
-	sourceMap, err := shiftSourceMap(res.Map, len(prefix))
+	sourceMap, err := sourcemap.Shift(res.Map, len(prefix))
 	if err != nil {
 		sourceMap = res.Map
 	}
@@ -269,7 +271,7 @@ func compileWrapped(name, src string, sourceMap []byte) (*goja.Program, error) {
 		return nil, err
 	}
 	// goja compiles each regular-expression literal while compiling the program, in one
-	// native step: measure them first (regexpguard.go).
+	// native step: measure them first (guards_regexp.go).
 	if mayHoldCostlyRegexp(src) {
 		if msg := regexpLiteralError("the program", ast); msg != "" {
 			return nil, fmt.Errorf("%w: %s", errRegexpLiteral, msg)
@@ -279,7 +281,7 @@ func compileWrapped(name, src string, sourceMap []byte) (*goja.Program, error) {
 }
 
 // errRegexpLiteral is the failure of a program with a regular-expression literal over the
-// limits of regexpguard.go.
+// limits of guards_regexp.go.
 var errRegexpLiteral = errors.New(sourceFile + ": RangeError")
 
 // errOutsideBody is the syntax error of a program that closes its own function body.

@@ -1,11 +1,9 @@
-package jsruntime
+package srcscan
 
 import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/dop251/goja"
 )
 
 func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
@@ -43,16 +41,16 @@ func TestSourceNestingCountsWhatParsersRecurseOn(t *testing.T) {
 		{"regex after an arrow body", "const f = () => {}\n/\"/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 		{"division read as a regex", "let of = 1; x = of / 1 + " + rep("[", 100) + rep("]", 100) + " / 2", 100},
 		{"string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); " + rep("[", 100) + rep("]", 100) + "}", 100},
-		{"chain in a string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); a" + rep(".b", 150_000) + "}", MaxSourceNesting},
+		{"chain in a string after a misread case block", "switch (x) { case 1: {} /\"/.test(s); a" + rep(".b", 150_000) + "}", MaxNesting},
 		{"brackets in a comment", "x = a; /* " + rep("[", 100) + rep("]", 100), 100},
 		{"regex after BOM", "\ufeffreturn\ufeff/'/.test(s); " + rep("[", 100) + rep("]", 100), 100},
 	}
 	for _, c := range cases {
-		if got, _ := sourceNesting(c.src); got < c.atLeast {
-			t.Errorf("%s: sourceNesting = %d, want at least %d", c.name, got, c.atLeast)
+		if got, _ := Nesting(c.src); got < c.atLeast {
+			t.Errorf("%s: Nesting = %d, want at least %d", c.name, got, c.atLeast)
 		}
 	}
-	if _, arrows := sourceNesting(rep("a => ", 100) + "1"); arrows < 100 {
+	if _, arrows := Nesting(rep("a => ", 100) + "1"); arrows < 100 {
 		t.Errorf("arrows = %d, want at least 100", arrows)
 	}
 }
@@ -79,11 +77,11 @@ func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
 		{"commented-out code", "/*\n" + rep("if (a) { f([1, 2]); }\n", 1000) + "*/", 10},
 	}
 	for _, c := range cases {
-		if got, _ := sourceNesting(c.src); got > c.atMost {
-			t.Errorf("%s: sourceNesting = %d, want at most %d", c.name, got, c.atMost)
+		if got, _ := Nesting(c.src); got > c.atMost {
+			t.Errorf("%s: Nesting = %d, want at most %d", c.name, got, c.atMost)
 		}
 	}
-	if _, arrows := sourceNesting(rep("f(a => a, b => b);\n", 1000)); arrows > 2 {
+	if _, arrows := Nesting(rep("f(a => a, b => b);\n", 1000)); arrows > 2 {
 		t.Errorf("sibling arrows: arrows = %d, want at most 2", arrows)
 	}
 }
@@ -91,8 +89,8 @@ func TestSourceNestingIgnoresWhatDoesNotNest(t *testing.T) {
 func TestSourceNestingStopsEarly(t *testing.T) {
 	// Ten million brackets: the scan stops just past the limit.
 	src := strings.Repeat("[", 10_000_000)
-	if got, _ := sourceNesting(src); got <= MaxSourceNesting || got > MaxSourceNesting+2 {
-		t.Fatalf("sourceNesting = %d, want just above %d", got, MaxSourceNesting)
+	if got, _ := Nesting(src); got <= MaxNesting || got > MaxNesting+2 {
+		t.Fatalf("Nesting = %d, want just above %d", got, MaxNesting)
 	}
 }
 
@@ -152,57 +150,15 @@ func FuzzSourceNesting(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		sourceNesting(src)
+		Nesting(src)
 		var seed [2]uint64
 		for i := 0; i < len(src); i++ {
 			seed[i%2] = seed[i%2]*31 + uint64(src[i])
 		}
 		r := rand.New(rand.NewPCG(seed[0], seed[1]))
 		gen, depth := nestedSource(r, r.IntN(200))
-		if got, _ := sourceNesting(gen); got < depth {
-			t.Fatalf("sourceNesting(%q) = %d, below the real depth %d", gen, got, depth)
+		if got, _ := Nesting(gen); got < depth {
+			t.Fatalf("Nesting(%q) = %d, below the real depth %d", gen, got, depth)
 		}
 	})
-}
-
-// BenchmarkJSONParse times JSON.parse (the goja fork's parser, runcode_jsonparse.go) on 32 MiB
-// texts of several shapes; there is no size limit below the heap, and the parser polls the
-// interrupt flag as it goes, so these are throughputs, not the longest step a budget waits for.
-func BenchmarkJSONParse(b *testing.B) {
-	const size = 32 << 20
-	fill := func(unit, open, close string) string {
-		n := (size - len(open) - len(close)) / len(unit)
-		return open + strings.TrimSuffix(strings.Repeat(unit, n), ",") + close
-	}
-	shapes := map[string]string{
-		"numbers":    fill("1,", "[", "]"),
-		"strings":    fill(`"abcdefgh",`, "[", "]"),
-		"objects":    fill(`{"a":1},`, "[", "]"),
-		"one string": fill("a", `"`, `"`),
-		"escapes":    fill(`\u0041`, `"`, `"`),
-		"deep":       fill("1,", strings.Repeat("[", MaxJSONParseDepth), strings.Repeat("]", MaxJSONParseDepth)),
-	}
-	for name, text := range shapes {
-		b.Run(name, func(b *testing.B) {
-			rl, err := newRealm(Config{MaxHeapBytes: DefaultMaxHeapBytes, MaxStackDepth: DefaultMaxStackDepth}, mustCompilePrelude(b), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			_ = rl.vm.Set("text", text)
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				if _, err := rl.vm.RunString("JSON.parse(text), 0"); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func mustCompilePrelude(b *testing.B) *goja.Program {
-	g, err := New(Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return g.prelude
 }

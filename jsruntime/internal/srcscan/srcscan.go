@@ -1,10 +1,11 @@
-package jsruntime
+// Package srcscan measures, in one linear pass and before any parser sees it, how deep the
+// parsers will recurse on a JavaScript or TypeScript source text (Nesting, Scan), so that
+// jsruntime can refuse absurdly deep text with an ordinary error. It knows nothing of goja.
+package srcscan
 
 import (
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/runcode-dev/runcode/jsonv"
 )
 
 // The parsers and compilers that read source text (goja's, esbuild's) and goja's JSON.parse
@@ -21,18 +22,15 @@ import (
 // in directly nested arrow functions (a=>a=>…: 1,000 take 2 s, 2,000 take 20 s), which is why
 // arrows have their own, lower, bound.
 
-// Limits of the source scanner; see sourceNesting.
+// Limits of the source scanner; see Nesting.
 const (
-	// MaxSourceNesting bounds the nesting that a program, eval or Function source text may
-	// reach (sourceNesting's measure): about 35 MB of Go stack at the measured worst cost per
+	// MaxNesting bounds the nesting that a program, eval or Function source text may
+	// reach (Nesting's measure): about 35 MB of Go stack at the measured worst cost per
 	// unit, a thousand times what real programs use.
-	MaxSourceNesting = 5000
-	// MaxArrowNesting bounds how many arrow functions may be nested directly inside one another
+	MaxNesting = 5000
+	// MaxArrows bounds how many arrow functions may be nested directly inside one another
 	// (esbuild takes about 50 ms for 256).
-	MaxArrowNesting = 256
-	// MaxJSONParseDepth bounds the nesting of arrays and objects in the text given to
-	// JSON.parse: the depth every JSON value crossing the boundary is held to.
-	MaxJSONParseDepth = jsonv.MaxDepth
+	MaxArrows = 256
 )
 
 // nestingLevel is one open bracket, brace, parenthesis or template substitution.
@@ -71,7 +69,7 @@ const (
 	tokCloseBrace          // '}' (block of the closed level in prevBlock)
 )
 
-// sourceScanner holds the state of one sourceNesting pass.
+// sourceScanner holds the state of one Nesting pass.
 type sourceScanner struct {
 	src    string
 	i      int
@@ -106,8 +104,8 @@ const (
 	maxRechecks    = 4         // re-readings nested in one another before every bracket just counts
 )
 
-// sourceNesting returns an upper bound of the nesting of JavaScript or TypeScript text src, the
-// measure MaxSourceNesting bounds, and the deepest nesting of arrow functions. The measure is,
+// Nesting returns an upper bound of the nesting of JavaScript or TypeScript text src, the
+// measure MaxNesting bounds, and the deepest nesting of arrow functions. The measure is,
 // at the deepest point, the number of open brackets, braces, parentheses and template
 // substitutions plus, for each of them (and the text itself), the operator tokens of the
 // expression or statement under way there: everything that can deepen goja's or esbuild's parse
@@ -120,15 +118,15 @@ const (
 // bound of what a parser reads before it fails. It is linear in the text (rechecks read a
 // character at most maxRechecks more times) and stops early, returning a figure above the
 // limits, once either is exceeded.
-func sourceNesting(src string) (nesting, arrows int) {
-	nesting, arrows, _ = scanSource(src)
+func Nesting(src string) (nesting, arrows int) {
+	nesting, arrows, _ = Scan(src)
 	return nesting, arrows
 }
 
-// scanSource is sourceNesting that also reports whether src may hold TypeScript type arguments
+// Scan is Nesting that also reports whether src may hold TypeScript type arguments
 // that plain JavaScript would read as comparisons (see sourceScanner.typeArgs): such a program
 // must not skip the TypeScript transform.
-func scanSource(src string) (nesting, arrows int, typeArgs bool) {
+func Scan(src string) (nesting, arrows int, typeArgs bool) {
 	s := sourceScanner{src: src}
 	s.scan()
 	return s.maxTotal, s.maxArrows, s.typeArgs
@@ -193,7 +191,7 @@ func (s *sourceScanner) pop() (l nestingLevel, ok bool) {
 
 // over reports whether the scan has seen enough to refuse the text.
 func (s *sourceScanner) over() bool {
-	return s.maxTotal > MaxSourceNesting || s.maxArrows > MaxArrowNesting
+	return s.maxTotal > MaxNesting || s.maxArrows > MaxArrows
 }
 
 // endsExpression reports whether the previous token can end an expression statement, so that a

@@ -6,7 +6,14 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime/internal/srcscan"
 )
+
+// maxJSONParseDepth bounds the nesting of arrays and objects in the text given to JSON.parse:
+// the depth every JSON value crossing the boundary is held to.
+const maxJSONParseDepth = jsonv.MaxDepth
 
 // Messages of the source guards (thrown as RangeError in the program, or the failure of a
 // program text).
@@ -16,19 +23,19 @@ const (
 )
 
 // sourceNestingError returns the message for source text that nests beyond the limits
-// (see sourceNesting), or "" when it does not. what names the text ("eval source", …).
+// (see srcscan.Nesting), or "" when it does not. what names the text ("eval source", …).
 func sourceNestingError(what, src string) string {
-	nesting, arrows := sourceNesting(src)
+	nesting, arrows := srcscan.Nesting(src)
 	return nestingError(what, nesting, arrows)
 }
 
 // nestingError returns the message for text of the measured nesting, or "" when it is allowed.
 func nestingError(what string, nesting, arrows int) string {
 	switch {
-	case nesting > MaxSourceNesting:
-		return fmt.Sprintf(msgSourceTooDeep, what, MaxSourceNesting)
-	case arrows > MaxArrowNesting:
-		return fmt.Sprintf(msgArrowsTooDeep, what, MaxArrowNesting)
+	case nesting > srcscan.MaxNesting:
+		return fmt.Sprintf(msgSourceTooDeep, what, srcscan.MaxNesting)
+	case arrows > srcscan.MaxArrows:
+		return fmt.Sprintf(msgArrowsTooDeep, what, srcscan.MaxArrows)
 	}
 	return ""
 }
@@ -47,7 +54,7 @@ var (
 )
 
 // guardSources replaces the built-ins that parse source text at run time with Go wrappers that
-// measure the text first (sourceNesting) and throw a RangeError where goja's recursive parser
+// measure the text first (srcscan.Nesting) and throw a RangeError where goja's recursive parser
 // would overflow the Go stack, which no recover can catch:
 //
 //   - eval: the wrapper evaluates in the global scope. goja makes a call direct only when the
@@ -60,7 +67,7 @@ var (
 //
 // JSON.parse needs no wrapper: the goja fork's parser (third_party/goja/runcode_jsonparse.go)
 // does not recurse in Go, polls the interrupt flag as it goes, and refuses text nesting deeper
-// than MaxJSONParseDepth (newRealm sets the limit).
+// than maxJSONParseDepth (newRealm sets the limit).
 //
 // The originals are held only by the wrappers' Go closures; every property that led to them
 // (the globals, Function.prototype.constructor, the async and generator function prototypes'

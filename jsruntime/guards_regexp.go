@@ -20,30 +20,30 @@ import (
 // characters, took 0.9s and 700 MB). Measured on a loaded 2-core machine, the worst pattern found
 // at each limit compiles in well under a quarter of a second (GUARDS.md).
 const (
-	// MaxRegexpSource bounds the length of a pattern, in UTF-16 code units (262,144). At the
+	// maxRegexpSource bounds the length of a pattern, in UTF-16 code units (262,144). At the
 	// cap, the slowest shapes measured (52,000 lookaheads in a row, an alternation of 131,072
 	// branches, 20,000 named groups, backreferences) compile in 17-35 ms and allocate 18-40 MB
 	// (BenchmarkRegexpCompileAtLimits).
-	MaxRegexpSource = 1 << 18
-	// MaxRegexpNesting bounds the nesting of groups in a pattern given to the RegExp
+	maxRegexpSource = 1 << 18
+	// maxRegexpNesting bounds the nesting of groups in a pattern given to the RegExp
 	// constructor, compile, match, matchAll or search (RE2 refuses more than 1,000 anyway;
 	// 1,000 nested lookaheads take regexp2 about 1.5 ms).
-	MaxRegexpNesting = 1000
-	// MaxRegexpExpansion bounds the elements a pattern's counted repetitions add when each
+	maxRegexpNesting = 1000
+	// maxRegexpExpansion bounds the elements a pattern's counted repetitions add when each
 	// x{n,m} is written out m times (nested ones multiply), the copies RE2 makes: at the cap RE2
 	// compiles in about 22 ms and allocates about 25 MB.
-	MaxRegexpExpansion = 100_000
-	// MaxRegexpFolded bounds, for a case-insensitive pattern (flag i), the code points its
+	maxRegexpExpansion = 100_000
+	// maxRegexpFolded bounds, for a case-insensitive pattern (flag i), the code points its
 	// classes cover ('.' about 1.1M, \W, \S and \D about 2.2M each, a range its span):
 	// regexp2 case-folds each class code point by code point, about 11 ns per code point (100
 	// \W took 2.5s), and goja compiles any pattern with regexp2 when a global or sticky search
 	// starts past 0. At the cap (1<<24: fifteen '.' or seven \W) a compile takes 0.16-0.23s.
-	MaxRegexpFolded = 1 << 24
-	// MaxRegexpPropertyRanges bounds the code point ranges a pattern's Unicode property
+	maxRegexpFolded = 1 << 24
+	// maxRegexpPropertyRanges bounds the code point ranges a pattern's Unicode property
 	// escapes (\p{…}, \P{…} with the u flag) are compiled to: goja writes each one out as its
 	// ranges (\p{L} 684, the largest 905), which RE2 and regexp2 then parse; at the cap regexp2
 	// took 1.5 times as long as at the expansion limit (BenchmarkRegexpCompileAtLimits).
-	MaxRegexpPropertyRanges = 1 << 15
+	maxRegexpPropertyRanges = 1 << 15
 )
 
 // Messages of the regexp guard (thrown as RangeError).
@@ -59,20 +59,20 @@ const (
 // within them. length is the pattern's length in UTF-16 code units; nesting is checked only when
 // checkNesting (literals are held to the source nesting limit instead, see checkRegexpLiterals).
 func regexpPatternError(what, src, flags string, length int, checkNesting bool) string {
-	if length > MaxRegexpSource {
-		return fmt.Sprintf(msgRegexpTooLong, what, length, MaxRegexpSource)
+	if length > maxRegexpSource {
+		return fmt.Sprintf(msgRegexpTooLong, what, length, maxRegexpSource)
 	}
 	nesting, expansion := measureRegexp(src)
 	unicode := strings.ContainsAny(flags, "uv")
 	switch {
-	case checkNesting && nesting > MaxRegexpNesting:
-		return fmt.Sprintf(msgRegexpTooDeep, what, MaxRegexpNesting)
-	case expansion > MaxRegexpExpansion:
-		return fmt.Sprintf(msgRegexpTooExpanded, what, MaxRegexpExpansion)
-	case unicode && propertyRanges(src) > MaxRegexpPropertyRanges:
-		return fmt.Sprintf(msgRegexpTooManyRanges, what, MaxRegexpPropertyRanges)
-	case strings.Contains(flags, "i") && foldedCodePointsOf(src, unicode, strings.Contains(flags, "v")) > MaxRegexpFolded:
-		return fmt.Sprintf(msgRegexpTooFolded, what, MaxRegexpFolded)
+	case checkNesting && nesting > maxRegexpNesting:
+		return fmt.Sprintf(msgRegexpTooDeep, what, maxRegexpNesting)
+	case expansion > maxRegexpExpansion:
+		return fmt.Sprintf(msgRegexpTooExpanded, what, maxRegexpExpansion)
+	case unicode && propertyRanges(src) > maxRegexpPropertyRanges:
+		return fmt.Sprintf(msgRegexpTooManyRanges, what, maxRegexpPropertyRanges)
+	case strings.Contains(flags, "i") && foldedCodePointsOf(src, unicode, strings.Contains(flags, "v")) > maxRegexpFolded:
+		return fmt.Sprintf(msgRegexpTooFolded, what, maxRegexpFolded)
 	}
 	return ""
 }
@@ -125,7 +125,7 @@ const (
 // case-folds one by one when it compiles src case-insensitively: '.', \W, \S and \D (in a class
 // or not), the span of each range in a class, and with the u flag (unicode) the code points of
 // each Unicode property escape, which goja writes out as ranges. It saturates far past
-// MaxRegexpFolded.
+// maxRegexpFolded.
 func foldedCodePoints(src string, unicode bool) int { return foldedCodePointsOf(src, unicode, false) }
 
 // foldedCodePointsOf is foldedCodePoints, for a pattern of the v flag when sets: its classes
@@ -251,7 +251,7 @@ func classAtom(src string, i int) (cp, next int) {
 // alternatives plus one), and a counted repetition x{n,m} (x{n,}: n+1) adds m-1 copies of x;
 // nested repetitions multiply. It over-counts rather than under-counts (a '(' is a group
 // whatever follows it, a '{' that could be a quantifier is one in either mode), and saturates
-// far past MaxRegexpExpansion.
+// far past maxRegexpExpansion.
 func measureRegexp(src string) (nesting, expansion int) {
 	const ceiling = 1 << 40
 	// total is a group's size with repetitions written out, last the size of its last atom
@@ -339,9 +339,9 @@ func measureRegexp(src string) (nesting, expansion int) {
 
 // repetitionCount parses a quantifier {n}, {n,} or {n,m} at src[i] and returns how many copies
 // of the quantified atom RE2 writes out (m, or n+1 for {n,}; at least one), saturated past
-// MaxRegexpExpansion, and the index after the '}'.
+// maxRegexpExpansion, and the index after the '}'.
 func repetitionCount(src string, i int) (times, end int, ok bool) {
-	const ceiling = MaxRegexpExpansion + 1 // more copies than that are over the limit anyway
+	const ceiling = maxRegexpExpansion + 1 // more copies than that are over the limit anyway
 	number := func(j int) (n, next int, ok bool) {
 		start := j
 		for j < len(src) && src[j] >= '0' && src[j] <= '9' {
@@ -371,7 +371,7 @@ func repetitionCount(src string, i int) (times, end int, ok bool) {
 // '/' followed by flags that include 'i', or with a property escape (\p, \P) can. It lets
 // checkRegexpLiterals skip the parse for most text.
 func mayHoldCostlyRegexp(src string) bool {
-	if len(src) > MaxRegexpSource {
+	if len(src) > maxRegexpSource {
 		return true
 	}
 	for i := 0; i+1 < len(src); i++ {
@@ -400,7 +400,7 @@ func mayHoldCostlyRegexp(src string) bool {
 // regexpLiteralError returns the message for the first regular-expression literal of prg over
 // the length, expansion or case-folding limit, or "". goja compiles each literal when it compiles the
 // program, in one native step, so literals are measured before that. Their nesting needs no
-// check of its own: every '(' of a literal counts toward MaxSourceNesting (5,000 nested
+// check of its own: every '(' of a literal counts toward srcscan.MaxNesting (5,000 nested
 // lookaheads compile in about 40 ms).
 func regexpLiteralError(what string, prg *jsast.Program) string {
 	msg := ""
@@ -519,7 +519,7 @@ func (rl *realm) checkedStrings(what string, pattern, flags goja.Value) []goja.V
 	if s, ok := pattern.(goja.String); ok {
 		// The length first: a pattern of a hundred million characters is not converted.
 		src := ""
-		if s.Length() <= MaxRegexpSource {
+		if s.Length() <= maxRegexpSource {
 			src = s.String()
 		}
 		flagString := ""
@@ -549,7 +549,7 @@ var sourceGetterProbe = sync.OnceValues(func() (*goja.Program, error) {
 // constructor is undefined (matchAll, the generic split), so the copy may add the i flag.
 func (rl *realm) checkSourceFolding(what string, rx *goja.Object) {
 	src, ok := rl.invoke(rl.regexpSource, rx, nil).(goja.String)
-	if !ok || src.Length() > MaxRegexpSource {
+	if !ok || src.Length() > maxRegexpSource {
 		return // measured when rx was made
 	}
 	// The copy may add the u flag too, which compiles property escapes.

@@ -31,7 +31,7 @@ func TestMeasureRegexp(t *testing.T) {
 		{`\d{1000}`, 0, 999},
 		{strings.Repeat("a{1000}", 100), 0, 99_900},
 		{strings.Repeat("a{1000}", 101), 0, 100_899},
-		{"a{99999999999999999999}", 0, MaxRegexpExpansion},
+		{"a{99999999999999999999}", 0, maxRegexpExpansion},
 		{"((((", 4, 0},
 		{"))))", 0, 0},
 		{strings.Repeat("(?=", 1001) + "a" + strings.Repeat(")", 1001), 1001, 0},
@@ -53,8 +53,8 @@ func TestRegexpGuardLimits(t *testing.T) {
 	patterns := []struct {
 		name, ok, over, msg string
 	}{
-		{"nesting", nested(MaxRegexpNesting), nested(MaxRegexpNesting + 1), "the pattern nests groups more than 1000 levels deep"},
-		{"length", strings.Repeat("a", MaxRegexpSource), strings.Repeat("a", MaxRegexpSource+1), "the pattern is 262145 characters long, over the limit of 262144"},
+		{"nesting", nested(maxRegexpNesting), nested(maxRegexpNesting + 1), "the pattern nests groups more than 1000 levels deep"},
+		{"length", strings.Repeat("a", maxRegexpSource), strings.Repeat("a", maxRegexpSource+1), "the pattern is 262145 characters long, over the limit of 262144"},
 		{"expansion", strings.Repeat("a{1000}", 100) + "a{101}", strings.Repeat("a{1000}", 100) + "a{102}", "the pattern's counted repetitions ({n,m}) add more than 100000 elements"},
 	}
 	entries := []struct{ name, code, what string }{
@@ -145,11 +145,11 @@ func BenchmarkRegexpCompileAtLimits(b *testing.B) {
 		{"nested-lookahead-5000-literal-bound", strings.Repeat("(?=", 5000) + "a" + strings.Repeat(")", 5000), ""},
 		{"expansion-100000", strings.Repeat("a{1000}", 100), ""},
 		{"expansion-100000-class-iu", strings.Repeat(`\w{1000}`, 100), "iu"},
-		{"lookaheads-in-a-row-at-length", strings.Repeat("(?=a)", MaxRegexpSource/5), ""},
-		{"alternation-at-length", "(?=a)" + strings.Repeat("|b", (MaxRegexpSource-5)/2), ""},
-		{"named-groups-at-length", namedPattern[:min(len(namedPattern), MaxRegexpSource)], ""},
-		{"backreferences-at-length", "(a)" + strings.Repeat(`\1`, (MaxRegexpSource-3)/2), ""},
-		{"class-at-length-i", "(?=a)[" + strings.Repeat("a-zA-Z0-9", (MaxRegexpSource-7)/9) + "]", "i"},
+		{"lookaheads-in-a-row-at-length", strings.Repeat("(?=a)", maxRegexpSource/5), ""},
+		{"alternation-at-length", "(?=a)" + strings.Repeat("|b", (maxRegexpSource-5)/2), ""},
+		{"named-groups-at-length", namedPattern[:min(len(namedPattern), maxRegexpSource)], ""},
+		{"backreferences-at-length", "(a)" + strings.Repeat(`\1`, (maxRegexpSource-3)/2), ""},
+		{"class-at-length-i", "(?=a)[" + strings.Repeat("a-zA-Z0-9", (maxRegexpSource-7)/9) + "]", "i"},
 		{"case-folding-dots-at-cap-i", "(?=a)" + strings.Repeat(".", 15), "i"},
 		{"case-folding-negated-at-cap-i", "(?=a)" + strings.Repeat(`\W`, 7), "i"},
 		{"case-folding-ranges-at-cap-i", "(?=a)" + strings.Repeat(`[\0-\uffff]`, 256), "i"},
@@ -163,7 +163,7 @@ func BenchmarkRegexpCompileAtLimits(b *testing.B) {
 	vm := goja.New()
 	ctor, _ := goja.AssertConstructor(vm.Get("RegExp"))
 	for _, c := range cases {
-		if len(c.pattern) > MaxRegexpSource {
+		if len(c.pattern) > maxRegexpSource {
 			b.Fatalf("%s: pattern over the length limit", c.name)
 		}
 		b.Run(c.name, func(b *testing.B) {

@@ -1,4 +1,7 @@
-package jsruntime
+// Package pipe holds the two ends of a process pool's pipes: the parent's Reader of a worker's
+// output, which can spin before it waits, and the worker's non-blocking standard input and
+// output (WorkerPipes). It knows nothing of goja or of the frames sent over them.
+package pipe
 
 import (
 	"io"
@@ -22,25 +25,25 @@ const pipeSpin = 30 * time.Microsecond
 // sequential sub-call through run_code was 12 % slower).
 const pipeSlow = time.Millisecond
 
-// spinningRuns returns how many runs of a process pool may spin at once: one per two CPUs (its
+// SpinningRuns returns how many runs of a process pool may spin at once: one per two CPUs (its
 // reader's and its worker's; GOMAXPROCS follows the CPUs a container may use), so that a spin
 // never takes a CPU a worker needs to answer. Measured with 8 runs at once on 2 vCPUs, spinning
 // in all of them cost 11 % of the throughput.
-func spinningRuns() int {
+func SpinningRuns() int {
 	return min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) / 2
 }
 
-// pipeReader reads a worker's standard output for the parent. A read while spin is set, unless
+// Reader reads a worker's standard output for the parent. A read while Spin is set, unless
 // the last wait on this pipe was long (pipeSlow), first tries the pipe without waiting, yielding to other
 // goroutines between tries, for up to pipeSpin, and only then waits in the poller as an os.File
 // read does; so a program that computes between its calls costs one spin, not one per call.
 // Deadlines hold either way: a read deadline that has passed ends a spinning read at once. Only
-// the goroutine that holds the run's reading sets spin and reads.
-type pipeReader struct {
+// the goroutine that holds the run's reading sets Spin and reads.
+type Reader struct {
 	f    *os.File
 	rc   syscall.RawConn // nil: reads never spin
-	spin bool
-	slow bool // the last wait outlasted pipeSlow: the next read does not spin
+	Spin bool            // the run's reader spins: set only by the goroutine that reads
+	slow bool            // the last wait outlasted pipeSlow: the next read does not spin
 
 	// The state of one try (see tryRead): attempt is attemptRead, made once.
 	attempt func(fd uintptr) bool
@@ -49,10 +52,10 @@ type pipeReader struct {
 	rerr    error
 }
 
-// newPipeReader returns a reader of f, a pipe registered with the poller, that spins when
-// spin is set if allowed (see canSpin).
-func newPipeReader(f *os.File, allowed bool) *pipeReader {
-	r := &pipeReader{f: f}
+// NewReader returns a reader of f, a pipe registered with the poller, that spins when
+// Spin is set if allowed (the platform can try a read without waiting).
+func NewReader(f *os.File, allowed bool) *Reader {
+	r := &Reader{f: f}
 	r.attempt = r.attemptRead
 	if allowed && pipeCanTry {
 		if rc, err := f.SyscallConn(); err == nil {
@@ -62,9 +65,9 @@ func newPipeReader(f *os.File, allowed bool) *pipeReader {
 	return r
 }
 
-// Read reads what the pipe holds, spinning first when spin is set (see pipeReader).
-func (r *pipeReader) Read(b []byte) (int, error) {
-	if r.rc == nil || len(b) == 0 || !r.spin {
+// Read reads what the pipe holds, spinning first when Spin is set (see Reader).
+func (r *Reader) Read(b []byte) (int, error) {
+	if r.rc == nil || len(b) == 0 || !r.Spin {
 		return r.f.Read(b)
 	}
 	start := time.Now()
@@ -86,4 +89,4 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-var _ io.Reader = (*pipeReader)(nil)
+var _ io.Reader = (*Reader)(nil)

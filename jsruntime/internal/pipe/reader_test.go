@@ -1,6 +1,6 @@
 //go:build unix
 
-package jsruntime
+package pipe
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// spinningPipe returns a pipe whose read end is read through a pipeReader that spins.
-func spinningPipe(t *testing.T) (*pipeReader, *os.File) {
+// spinningPipe returns a pipe whose read end is read through a Reader that spins.
+func spinningPipe(t *testing.T) (*Reader, *os.File) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -22,7 +22,7 @@ func spinningPipe(t *testing.T) (*pipeReader, *os.File) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr := &pipeReader{f: r, rc: rc, spin: true}
+	pr := &Reader{f: r, rc: rc, Spin: true}
 	pr.attempt = pr.attemptRead
 	return pr, w
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/runcode-dev/runcode/internal/procstatus"
 	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime/internal/pipe"
 )
 
 // workerEnv is the environment variable the pool sets, to the worker's JSON configuration, when
@@ -276,7 +277,7 @@ func RunWorkerIfRequested() {
 	if !ok {
 		return
 	}
-	in, out, tryWrite := workerPipes()
+	in, out, tryWrite := pipe.WorkerPipes()
 	os.Exit(serveWorker(spec, in, out, tryWrite))
 }
 

@@ -1,4 +1,6 @@
-package jsruntime
+// Package sourcemap shifts the columns of a source map's first line: jsruntime wraps a program in
+// a one-line prefix, and positions should name the model's own columns. It knows nothing of goja.
+package sourcemap
 
 import (
 	"bytes"
@@ -11,11 +13,11 @@ const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 var errBadMappings = errors.New("jsruntime: malformed source map mappings")
 
-// shiftSourceMap returns the source map with the columns of original line 1 moved left by shift
+// Shift returns the source map with the columns of original line 1 moved left by shift
 // so that positions name the model's own columns, not the wrapper prefix's. Only the mappings
 // string is rewritten, in place in the JSON text (its characters never need escaping); a map
 // whose mappings cannot be found that way is decoded and re-encoded whole.
-func shiftSourceMap(sourceMap []byte, shift int) ([]byte, error) {
+func Shift(sourceMap []byte, shift int) ([]byte, error) {
 	if start, end, ok := mappingsSpan(sourceMap); ok {
 		shifted, err := shiftFirstLineColumns(string(sourceMap[start:end]), shift)
 		if err != nil {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package jsruntime
+package pipe
 
 import (
 	"io"
@@ -8,11 +8,11 @@ import (
 	"syscall"
 )
 
-// workerPipes returns the worker's standard input and output, made non-blocking so that reads
+// WorkerPipes returns the worker's standard input and output, made non-blocking so that reads
 // and writes wait in the Go scheduler rather than in a blocked thread, and a tryWrite for the
 // outbox. When the descriptors cannot be made non-blocking, it returns os.Stdin and os.Stdout
 // and no tryWrite.
-func workerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
+func WorkerPipes() (io.Reader, io.Writer, func([]byte) (int, error)) {
 	if syscall.SetNonblock(0, true) != nil || syscall.SetNonblock(1, true) != nil {
 		return os.Stdin, os.Stdout, nil
 	}
@@ -47,7 +47,7 @@ const pipeCanTry = true
 
 // tryRead reads what the pipe holds without waiting. ok is false when it holds nothing yet; a
 // deadline that has passed is an error (os.ErrDeadlineExceeded), as for a read. r.rc is set.
-func (r *pipeReader) tryRead(b []byte) (n int, ok bool, err error) {
+func (r *Reader) tryRead(b []byte) (n int, ok bool, err error) {
 	r.buf = b
 	err = r.rc.Read(r.attempt)
 	n, rerr := r.n, r.rerr
@@ -67,7 +67,7 @@ func (r *pipeReader) tryRead(b []byte) (n int, ok bool, err error) {
 
 // attemptRead is r.attempt: one read of r.buf, never a wait. A method value made once, so that
 // a spinning read allocates nothing per try.
-func (r *pipeReader) attemptRead(fd uintptr) bool {
+func (r *Reader) attemptRead(fd uintptr) bool {
 	r.n, r.rerr = syscall.Read(int(fd), r.buf)
 	return true
 }
