@@ -15,17 +15,14 @@ import "github.com/dop251/goja/unistring"
 // stringPropFast reads the property name of v when v is a primitive string and the name is
 // not an index of it; ok is false for other values and names.
 func (r *Runtime) stringPropFast(v Value, name unistring.String) (prop Value, ok bool) {
-	var s String
-	switch v := v.(type) {
-	case asciiString:
-		s = v
-	case unicodeString:
-		s = v
+	switch v.(type) {
+	case asciiString, unicodeString:
 	default:
 		return nil, false
 	}
 	if name == "length" {
-		return intToValue(int64(s.Length())), true
+		// v.(String) reuses v's data word; converting the asciiString itself would allocate.
+		return intToValue(int64(v.(String).Length())), true
 	}
 	if strToGoIdx(name) >= 0 {
 		return nil, false
