@@ -6,9 +6,10 @@ import (
 )
 
 func (r *Runtime) newArray(prototype *Object) (a *arrayObject) {
-	v := &Object{runtime: r}
+	both := &objectAndArray{o: Object{runtime: r}} // runcode: runcode_alloc.go
+	v := &both.o
 
-	a = &arrayObject{}
+	a = &both.a
 	a.class = classArray
 	a.val = v
 	a.extensible = true

@@ -516,8 +516,15 @@ func newGuardedObj(proto *Object, class string) *guardedObject {
 }
 
 func (r *Runtime) newBaseObject(proto *Object, class string) (o *baseObject) {
-	v := &Object{runtime: r}
-	return newBaseObjectObj(v, proto, class)
+	both := &objectAndBase{o: Object{runtime: r}} // runcode: runcode_alloc.go
+	o = &both.b
+	o.class = class
+	o.val = &both.o
+	o.extensible = true
+	o.prototype = proto
+	both.o.self = o
+	o.init()
+	return o
 }
 
 func (r *Runtime) newGuardedObject(proto *Object, class string) (o *guardedObject) {
