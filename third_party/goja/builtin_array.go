@@ -6,9 +6,10 @@ import (
 )
 
 func (r *Runtime) newArray(prototype *Object) (a *arrayObject) {
-	v := &Object{runtime: r}
+	both := &objectAndArray{o: Object{runtime: r}} // runcode: runcode_alloc.go
+	v := &both.o
 
-	a = &arrayObject{}
+	a = &both.a
 	a.class = classArray
 	a.val = v
 	a.extensible = true
@@ -1458,7 +1459,7 @@ func (r *Runtime) checkStdArray(v Value) *arrayObject {
 
 func (r *Runtime) checkStdArrayIter(v Value) *arrayObject {
 	if arr := r.checkStdArray(v); arr != nil &&
-		arr.getSym(SymIterator, nil) == r.getArrayValues() {
+		arr.getSym(SymIterator, nil) == r.getArrayValues() && r.arrayIterNextIntact() { // runcode: runcode_iter.go
 
 		return arr
 	}
@@ -1716,7 +1717,8 @@ func (r *Runtime) createArray(val *Object) objectImpl {
 func (r *Runtime) createArrayIterProto(val *Object) objectImpl {
 	o := newBaseObjectObj(val, r.getIteratorPrototype(), classObject)
 
-	o._putProp("next", r.newNativeFunc(r.arrayIterProto_next, "next", 0), true, false, true)
+	r.arrayIterNext = r.newNativeFunc(r.arrayIterProto_next, "next", 0) // runcode: runcode_iter.go
+	o._putProp("next", r.arrayIterNext, true, false, true)
 	o._putSym(SymToStringTag, valueProp(asciiString(classArrayIterator), false, false, true))
 
 	return o

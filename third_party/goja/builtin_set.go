@@ -623,7 +623,8 @@ func (r *Runtime) createSet(val *Object) objectImpl {
 func (r *Runtime) createSetIterProto(val *Object) objectImpl {
 	o := newBaseObjectObj(val, r.getIteratorPrototype(), classObject)
 
-	o._putProp("next", r.newNativeFunc(r.setIterProto_next, "next", 0), true, false, true)
+	r.setIterNext = r.newNativeFunc(r.setIterProto_next, "next", 0) // runcode: runcode_iter.go
+	o._putProp("next", r.setIterNext, true, false, true)
 	o._putSym(SymToStringTag, valueProp(asciiString(classSetIterator), false, false, true))
 
 	return o

@@ -242,8 +242,10 @@ func (p *jsonParser[T]) value() (Value, bool) {
 // newObject makes an ordinary object of the properties keys[i]: values[i], in that order (a
 // repeated key keeps its first position and takes its last value, as CreateDataProperty does).
 func (p *jsonParser[T]) newObject(keys []unistring.String, values []Value) *Object {
-	obj := &Object{runtime: p.r}
-	o := &baseObject{
+	both := &objectAndBase{o: Object{runtime: p.r}} // runcode_alloc.go
+	obj := &both.o
+	o := &both.b
+	*o = baseObject{
 		class:      classObject,
 		val:        obj,
 		extensible: true,

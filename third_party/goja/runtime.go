@@ -210,6 +210,9 @@ type Runtime struct {
 	jsonMaxDepth int // runcode: see SetJSONParseMaxDepth (runcode_jsonparse.go)
 	// runcode: the intrinsic %StringIteratorPrototype%.next, for iterateString.
 	stringIterNext *Object
+	arrayIterNext  *Object // runcode: runcode_iter.go
+	mapIterNext    *Object // runcode: runcode_iter.go
+	setIterNext    *Object // runcode: runcode_iter.go
 }
 
 type StackFrame struct {
@@ -513,8 +516,15 @@ func newGuardedObj(proto *Object, class string) *guardedObject {
 }
 
 func (r *Runtime) newBaseObject(proto *Object, class string) (o *baseObject) {
-	v := &Object{runtime: r}
-	return newBaseObjectObj(v, proto, class)
+	both := &objectAndBase{o: Object{runtime: r}} // runcode: runcode_alloc.go
+	o = &both.b
+	o.class = class
+	o.val = &both.o
+	o.extensible = true
+	o.prototype = proto
+	both.o.self = o
+	o.init()
+	return o
 }
 
 func (r *Runtime) newGuardedObject(proto *Object, class string) (o *guardedObject) {
@@ -2703,6 +2713,7 @@ func (r *Runtime) getV(v Value, p Value) Value {
 type iteratorRecord struct {
 	iterator *Object
 	next     func(FunctionCall) Value
+	fast     fastIterator // runcode: runcode_iter.go
 }
 
 func (r *Runtime) getIterator(obj Value, method func(FunctionCall) Value) *iteratorRecord {
@@ -2727,16 +2738,19 @@ func (r *Runtime) getIteratorNamed(obj Value, method func(FunctionCall) Value, p
 	}))
 
 	var next func(FunctionCall) Value
+	var fast fastIterator // runcode: runcode_iter.go
 
 	if obj, ok := iter.self.getStr("next", nil).(*Object); ok {
 		if call, ok := obj.self.assertCallable(); ok {
 			next = call
+			fast = r.fastIteratorFor(iter, obj) // runcode: runcode_iter.go
 		}
 	}
 
 	return &iteratorRecord{
 		iterator: iter,
 		next:     next,
+		fast:     fast, // runcode: runcode_iter.go
 	}
 }
 
@@ -2751,6 +2765,9 @@ func iteratorValue(iterResult *Object) Value {
 func (ir *iteratorRecord) iterate(step func(Value)) {
 	r := ir.iterator.runtime
 	if r.iterateString(ir, step) { // runcode: runcode_sort.go
+		return
+	}
+	if ir.iterateFast(step) { // runcode: runcode_iter.go
 		return
 	}
 	for {
@@ -2775,6 +2792,14 @@ func (ir *iteratorRecord) iterate(step func(Value)) {
 }
 
 func (ir *iteratorRecord) step() (value Value, ex *Exception) {
+	if ir.fast != nil { // runcode: runcode_iter.go
+		if v, done, ok := ir.fast.fastNext(); ok {
+			if done {
+				ir.close()
+			}
+			return v, nil
+		}
+	}
 	r := ir.iterator.runtime
 	ex = r.vm.try(func() {
 		res := r.toObject(ir.next(FunctionCall{This: ir.iterator}))
@@ -2798,11 +2823,13 @@ func (ir *iteratorRecord) returnIter() {
 	}
 	ir.iterator = nil
 	ir.next = nil
+	ir.fast = nil // runcode: runcode_iter.go
 }
 
 func (ir *iteratorRecord) close() {
 	ir.iterator = nil
 	ir.next = nil
+	ir.fast = nil // runcode: runcode_iter.go
 }
 
 // ForOf is a Go equivalent of for-of loop. The function panics if an exception is thrown at any point

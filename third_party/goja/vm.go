@@ -2526,6 +2526,11 @@ type getProp unistring.String
 
 func (g getProp) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
+	if prop, ok := vm.r.stringPropFast(v, unistring.String(g)); ok { // runcode: runcode_strprop.go
+		vm.stack[vm.sp-1] = nilSafe(prop)
+		vm.pc++
+		return
+	}
 	obj := v.baseObject(vm.r)
 	if obj == nil {
 		vm.throw(vm.r.newReadPropertyError(v, unistring.String(g)))
@@ -2576,13 +2581,16 @@ type getPropCallee unistring.String
 
 func (g getPropCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
-	obj := v.baseObject(vm.r)
 	n := unistring.String(g)
-	if obj == nil {
-		vm.throw(vm.r.newReadPropertyError(v, n))
-		return
+	prop, ok := vm.r.stringPropFast(v, n) // runcode: runcode_strprop.go
+	if !ok {
+		obj := v.baseObject(vm.r)
+		if obj == nil {
+			vm.throw(vm.r.newReadPropertyError(v, n))
+			return
+		}
+		prop = obj.self.getStr(n, v)
 	}
-	prop := obj.self.getStr(n, v)
 	if prop == nil {
 		prop = memberUnresolved{valueUnresolved{r: vm.r, ref: n}}
 	}
