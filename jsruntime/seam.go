@@ -1,8 +1,12 @@
 // Package jsruntime runs one model-written program and reports what it printed and returned.
 //
-// The seam (Request, Namespace, Result, Failure) knows nothing about tools: a program sees
+//	rt, err := jsruntime.New(jsruntime.Config{}) // zero values are the documented defaults
+//	res, err := rt.Run(ctx, jsruntime.Request{Program: `console.log("hi"); return 1 + 1`})
+//	// res.Logs is ["hi"], res.Value is 2; res.Error a *Failure when the program failed
+//
+// The seam ([Request], [Namespace], [Result], [Failure]) knows nothing about tools: a program sees
 // binding namespaces of asynchronous host functions, and yields a JSON completion value, its
-// console output, or a failure of one of six kinds. The goja backend (Goja) transforms TypeScript
+// console output, or a failure of one of six kinds. The goja backend ([Goja]) transforms TypeScript
 // with esbuild, runs the program as the body of an async function in a fresh goja runtime, drives
 // a per-run event loop in which binding calls return promises settled from other goroutines, and
 // enforces a busy-time compute budget and a wall-clock ceiling.
