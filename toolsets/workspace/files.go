@@ -18,9 +18,8 @@ import (
 	"github.com/runcode-dev/runcode/registry"
 )
 
-// maxFileSize is the largest file grep searches, and the largest file read_file returns to a
-// call outside a budgeted run: 16 MiB. Within a run, read_file's limit is the run's memory
-// budget (readLimit).
+// maxFileSize is the largest file grep searches and read_file returns for a call outside a
+// budgeted run: 16 MiB. Within a run, their limit is the run's memory budget (readLimit).
 const maxFileSize = 16 << 20
 
 // readLimit is the largest file read_file reads for a call in ctx: within a run's memory budget

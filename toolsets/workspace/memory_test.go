@@ -249,3 +249,18 @@ func TestReadersOfAFileThatGrows(t *testing.T) {
 	}
 	f.ws.beforeRead = nil
 }
+
+// grep searches a file as large as the run's memory budget holds twice, as read_file reads one
+// (issue 23: no fixed size below the budget); outside a budgeted run it keeps 16 MiB.
+func TestGrepLimitFollowsTheBudget(t *testing.T) {
+	f := newFixture(t)
+	writeFiles(t, f.dir, map[string]string{"log.txt": bigText(20*mib) + "\nneedle at the end\n"})
+	res := f.callIn(membudget.NewContext(context.Background(), membudget.New(48*mib).Open()), "grep", `{"pattern": "needle", "path": "log.txt"}`)
+	if res.IsError || !strings.Contains(res.Value.String(), "needle at the end") {
+		t.Fatalf("grep of 20 MiB under a 48 MiB budget: %v %.300s", res.Err, res.Value)
+	}
+	res = f.call(t, "grep", `{"pattern": "needle", "path": "log.txt"}`)
+	if res.IsError || strings.Contains(res.Value.String(), "needle at the end") {
+		t.Fatalf("grep of 20 MiB outside a run searched it: %v %.300s", res.Err, res.Value)
+	}
+}

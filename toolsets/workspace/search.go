@@ -391,7 +391,14 @@ func (s *grepSearch) file(name, shown string) error {
 	}
 	defer f.Close()
 	size := info.Size()
-	if size > maxFileSize {
+	// The largest file searched: 16 MiB, or within a run whatever its memory budget could hold
+	// (issue 23: no fixed size below the budget). A file within the limit that the budget cannot
+	// hold now waits for it or fails with an error naming its size, as before.
+	limit, budgeted := readLimit(s.ctx, 1)
+	if !budgeted || limit < maxFileSize {
+		limit = maxFileSize
+	}
+	if size > limit {
 		return nil
 	}
 	// The file's data is held while it is searched, then let go: reserved for that long.
@@ -406,16 +413,19 @@ func (s *grepSearch) file(name, shown string) error {
 	n, err := io.ReadFull(f, data)
 	switch {
 	case err == nil: // it grew: reserve for the largest file searched, and read on up to it
-		if err := reserveFor(s.ctx, "search", cmp.Or(shown, name), "it grew while being read", maxFileSize-size); err != nil {
+		// A file that grows is read on up to 16 MiB, as ever: the budget's limit is for files
+		// as they stand, not for logs being written.
+		grow := max(maxFileSize-size, 0)
+		if err := reserveFor(s.ctx, "search", cmp.Or(shown, name), "it grew while being read", grow); err != nil {
 			return err
 		}
-		defer membudget.Release(s.ctx, maxFileSize-size)
-		rest, rerr := io.ReadAll(io.LimitReader(f, maxFileSize-size))
+		defer membudget.Release(s.ctx, grow)
+		rest, rerr := io.ReadAll(io.LimitReader(f, grow))
 		data, err = append(data, rest...), rerr
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		data, err = data[:n], nil
 	}
-	if err != nil || len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+	if err != nil || int64(len(data)) > max(limit, size+1) || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		return nil
 	}
 	for lineNo := 1; len(data) > 0; lineNo++ {
