@@ -228,7 +228,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
 		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
-			return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, writeToolOf(tools.names)))
+			return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
 		}
 	}
 	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer, OnLog: logFunc(cm.opts.Console, inv.CallID, trace)}
@@ -244,9 +244,9 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	if res.Error != nil {
 		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs, Notes: res.Notes}
-		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, writeToolOf(tools.names)))
+		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
 	}
-	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, writeToolOf(tools.names)), nil
+	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, tools.writeTool), nil
 }
 
 // WithCaller returns ctx marked as a call for caller (an MCP session, a tenant): under process

@@ -19,6 +19,9 @@ const maxCachedScopes = 256
 // grow with the number of tools.
 type scopeTools struct {
 	names []string
+	// writeTool is the call path of a tool that writes files ("tools.write_file"), which the
+	// output budget's note suggests; "" when the scope has none.
+	writeTool string
 	// namespaces holds each tool's registry namespace, nil when none is namespaced.
 	namespaces []string
 	members    *jsruntime.Members
@@ -56,7 +59,7 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 	if err != nil {
 		return nil, err
 	}
-	t = &scopeTools{names: names, namespaces: namespaces, members: members,
+	t = &scopeTools{names: names, writeTool: writeToolOf(names), namespaces: namespaces, members: members,
 		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })}
 	t.compact = sync.OnceValue(func() bool { return cm.compactFor(t.sdkTools()) })
 	t.declarations = sync.OnceValue(func() string {
