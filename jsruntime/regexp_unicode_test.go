@@ -70,19 +70,8 @@ func TestRegexpPropertyEscapesMatchNode(t *testing.T) {
 	}
 	for _, iso := range isolations {
 		t.Run(iso.name, func(t *testing.T) {
-			rt := iso.new(t, jsruntime.Config{ComputeBudget: time.Minute, WallCeiling: 2 * time.Minute})
-			defer rt.Close()
-			res, err := rt.Run(context.Background(), jsruntime.Request{Program: string(probe)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Error != nil {
-				t.Fatalf("%s: %s", res.Error.Kind, res.Error.Message)
-			}
 			var got probeResult
-			if err := json.Unmarshal([]byte(res.Value.String()), &got); err != nil {
-				t.Fatal(err)
-			}
+			runProbe(t, iso, probe, &got)
 			if !slices.Equal(got.Sample, want.Sample) || len(got.Patterns) != len(want.Patterns) {
 				t.Fatalf("probe shape: %d code points, %d patterns; Node's: %d, %d", len(got.Sample), len(got.Patterns), len(want.Patterns), len(want.Patterns))
 			}
@@ -125,6 +114,24 @@ var caseFoldingGap = map[int]string{
 	0x1C8A: "CYRILLIC SMALL LETTER TJE (Unicode 16.0), whose capital is U+1C89",
 }
 
+// runProbe runs the probe program in iso, with a minute of compute, and decodes the JSON value
+// it returns into into.
+func runProbe(t *testing.T, iso isolation, probe []byte, into any) {
+	t.Helper()
+	rt := iso.new(t, jsruntime.Config{ComputeBudget: time.Minute, WallCeiling: 2 * time.Minute})
+	defer rt.Close()
+	res, err := rt.Run(context.Background(), jsruntime.Request{Program: string(probe)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error != nil {
+		t.Fatalf("%s: %s", res.Error.Kind, res.Error.Message)
+	}
+	if err := json.Unmarshal([]byte(res.Value.String()), into); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // sampleBit reads the bit of sampled code point i from a probe's hex string.
 func sampleBit(hex string, i int) bool {
 	if i/4 >= len(hex) {
@@ -152,19 +159,8 @@ func TestRegexpUnicodeSetsMatchNode(t *testing.T) {
 	}
 	for _, iso := range isolations {
 		t.Run(iso.name, func(t *testing.T) {
-			rt := iso.new(t, jsruntime.Config{ComputeBudget: time.Minute, WallCeiling: 2 * time.Minute})
-			defer rt.Close()
-			res, err := rt.Run(context.Background(), jsruntime.Request{Program: string(probe)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Error != nil {
-				t.Fatalf("%s: %s", res.Error.Kind, res.Error.Message)
-			}
 			var got map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(res.Value.String()), &got); err != nil {
-				t.Fatal(err)
-			}
+			runProbe(t, iso, probe, &got)
 			if len(got) != len(want) {
 				t.Errorf("%d answers, Node %d", len(got), len(want))
 			}
