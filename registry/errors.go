@@ -20,6 +20,9 @@ const (
 	CodeUnsupportedSchema     Code = "UNSUPPORTED_SCHEMA"
 	CodeInvalidDefinition     Code = "INVALID_DEFINITION"
 	CodeTimeout               Code = "TIMEOUT"
+	// CodeApprovalDenied: the call needed approval and did not get it (no approval channel,
+	// rejected, cancelled, or timed out); the program sees it as ToolCallError.code.
+	CodeApprovalDenied Code = "APPROVAL_DENIED"
 )
 
 // Error implements error so that a Code can be the target of errors.Is.

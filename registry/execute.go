@@ -252,7 +252,7 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	}
 	if decision.kind == preDeny {
 		p.rejected(stage, decision.reason)
-		p.finish(stagePost, errorResult(&Error{Message: decision.reason}))
+		p.finish(stagePost, errorResult(&Error{Code: decision.code, Message: decision.reason}))
 		return p
 	}
 	if len(guards) > 0 {
@@ -319,8 +319,17 @@ func (p *Prepared) runPre(listeners []PreExecuteFunc) (d PreDecision, err *Error
 	return next(0), nil
 }
 
-// approve asks the approver about an Ask decision.
+// approve asks the approver about an Ask decision. Every denial it returns has the code
+// CodeApprovalDenied.
 func (p *Prepared) approve(a Approver, reason string) PreDecision {
+	d := p.askApprover(a, reason)
+	if d.kind == preDeny {
+		d.code = CodeApprovalDenied
+	}
+	return d
+}
+
+func (p *Prepared) askApprover(a Approver, reason string) PreDecision {
 	name := p.exec.Name
 	switch {
 	case a == nil:

@@ -59,6 +59,7 @@ func (r *Registry) Guard(g GuardFunc) (remove func()) {
 type PreDecision struct {
 	kind   preKind
 	reason string
+	code   Code // of a denial; empty for a policy's plain Deny
 }
 
 type preKind uint8

@@ -101,8 +101,14 @@ func TestPreExecuteWaterfall(t *testing.T) {
 			if ran := body.count() == 1; ran != (c.want == "ran") {
 				t.Fatalf("body ran %d times", body.count())
 			}
-			if res.IsError && res.Err.Code != "" {
-				t.Errorf("a policy denial carries code %s", res.Err.Code)
+			// An approval stage's denial carries APPROVAL_DENIED (the program's
+			// ToolCallError.code); a policy's plain Deny and a broken listener carry none.
+			wantCode := registry.Code("")
+			if res.IsError && strings.HasPrefix(c.name, "ask") || c.approver != nil && c.want != "ran" && !strings.Contains(c.name, "listener") {
+				wantCode = registry.CodeApprovalDenied
+			}
+			if res.IsError && res.Err.Code != wantCode {
+				t.Errorf("denial carries code %q, want %q", res.Err.Code, wantCode)
 			}
 			if wantPost := !strings.Contains(c.name, "panicking listener"); postRan != wantPost {
 				t.Errorf("post-execute ran = %v, want %v", postRan, wantPost)
