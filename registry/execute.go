@@ -218,8 +218,10 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 	p.post = snapshot(r.post)
 	p.observers = snapshot(r.observers)
 	approver := r.approver
+	var needsApproval bool
 	if e := r.resolve(call.Name, call.Scope); e != nil {
 		p.finalize = e.tool.FinalizeContent
+		needsApproval = e.tool.RequiresApproval
 	}
 	collapsed := r.collapses(call)
 	r.mu.RUnlock()
@@ -244,6 +246,9 @@ func (r *Registry) Prepare(ctx context.Context, call Call) *Prepared {
 		p.rejected(stage, err.Message)
 		p.finish(stageFinal, errorResult(err))
 		return p
+	}
+	if decision.kind == preAllow && needsApproval {
+		decision = Ask("")
 	}
 	if decision.kind == preAsk {
 		stage = StageApproval

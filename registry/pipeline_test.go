@@ -477,3 +477,53 @@ func TestCancelDuringPostExecuteAborts(t *testing.T) {
 		t.Fatalf("observers saw %+v", observed)
 	}
 }
+
+// TestRequiresApprovalAsksTheApprover: a tool marked RequiresApproval runs only when the
+// Approver allows the call; otherwise it is denied with APPROVAL_DENIED and its body never runs.
+// A pre-execute listener may deny it first, but an Allow does not waive the approval.
+func TestRequiresApprovalAsksTheApprover(t *testing.T) {
+	cases := []struct {
+		name     string
+		approver registry.Approver
+		listener registry.PreExecuteFunc
+		want     string
+	}{
+		{"no approver", nil, nil, `Error: tool "t" requires approval (not yet supported)`},
+		{"allowed", answer(registry.AllowedOnce), nil, "ran"},
+		{"rejected", answer(registry.Rejected), nil, `Error: the user rejected tool "t"`},
+		{"an Allow does not waive it", answer(registry.Rejected), func(context.Context, registry.Execution, func() registry.PreDecision) registry.PreDecision {
+			return registry.Allow()
+		}, `Error: the user rejected tool "t"`},
+		{"a policy denies first", answer(registry.AllowedOnce), func(context.Context, registry.Execution, func() registry.PreDecision) registry.PreDecision {
+			return registry.Deny("policy says no")
+		}, "Error: policy says no"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var body counter
+			tool := body.tool("t")
+			tool.RequiresApproval = true
+			reg := newRegistry(t, tool)
+			reg.SetApprover(c.approver)
+			if c.listener != nil {
+				reg.OnPreExecute(c.listener)
+			}
+			cl := call("t")
+			cl.Scope = reg.NewScope("agent", nil)
+			res := reg.Execute(context.Background(), cl)
+			if got := text(res); got != c.want {
+				t.Fatalf("result %q, want %q", got, c.want)
+			}
+			if ran := body.count() == 1; ran != (c.want == "ran") {
+				t.Fatalf("body ran %d times", body.count())
+			}
+			wantCode := registry.CodeApprovalDenied
+			if c.listener != nil && c.want == "Error: policy says no" {
+				wantCode = ""
+			}
+			if res.IsError && res.Err.Code != wantCode {
+				t.Errorf("code %q, want %q", res.Err.Code, wantCode)
+			}
+		})
+	}
+}

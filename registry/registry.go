@@ -95,6 +95,11 @@ type Tool struct {
 	// of the pipeline included), just before observers see it; a non-nil return replaces the
 	// model-facing content. It must not panic (a panic keeps the content).
 	FinalizeContent func(exec Execution, res Result) []Content
+	// RequiresApproval sends every call of the tool to the Approver (SetApprover) before it
+	// runs, as if the pre-execute waterfall had answered Ask: only an AllowedOnce answer lets
+	// it run, and any other answer (or no Approver) denies it with code APPROVAL_DENIED. A
+	// pre-execute listener may still deny the call first; it cannot waive the approval.
+	RequiresApproval bool
 	// PresentCall describes a pending call for a UI; nil (or a nil return) means the generic
 	// presentation. It must be pure: it may be called again on replay.
 	PresentCall func(args jsonv.Value) *CallView
