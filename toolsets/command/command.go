@@ -15,7 +15,8 @@
 //	  "output": {"type": "number"},
 //	  "command": ["python3", "add.py"],
 //	  "concurrencySafe": true,
-//	  "timeout": "5s"
+//	  "timeout": "5s",
+//	  "approval": "required"
 //	}]}
 //
 // A call runs the command with the manifest's directory as working directory (a relative
@@ -178,6 +179,7 @@ type spec struct {
 	output          jsonv.Value
 	argv            []string
 	concurrencySafe bool
+	needsApproval   bool          // "approval": "required"
 	timeout         time.Duration // 0: none
 	dir             string        // absolute
 	maxOutput       int           // per stream; 0 means the package default
@@ -199,6 +201,8 @@ func (s *spec) tool() registry.Tool {
 		Parameters:  s.parameters,
 		Output:      output,
 		Execute:     s.execute,
+
+		RequiresApproval: s.needsApproval,
 	}
 	if s.concurrencySafe {
 		t.ConcurrencySafe = func(jsonv.Value) bool { return true }
@@ -339,6 +343,14 @@ func parseTool(v jsonv.Value, index int, file string, compiler *registry.Compile
 				return nil, fail("timeout", `"timeout" %q must be positive`, val.AsString())
 			}
 			s.timeout = d
+		case "approval":
+			switch {
+			case val.Kind() == jsonv.String && val.AsString() == "required":
+				s.needsApproval = true
+			case val.Kind() == jsonv.String && val.AsString() == "none":
+			default:
+				return nil, fail("approval", `"approval" must be "required" or "none", got %s`, val)
+			}
 		default:
 			return nil, fail(m.Key, "unknown key %q", m.Key)
 		}

@@ -91,6 +91,8 @@ func TestManifestErrors(t *testing.T) {
 			`tools.json: tool "add": "description" must be a string, got number`},
 		{"concurrencySafe not a boolean", "json", `{"tools": [{"name": "add", "command": ["x"], "concurrencySafe": "yes"}]}`, "add", "concurrencySafe",
 			`tools.json: tool "add": "concurrencySafe" must be a boolean, got string`},
+		{"approval not required or none", "json", `{"tools": [{"name": "add", "command": ["x"], "approval": "always"}]}`, "add", "approval",
+			`tools.json: tool "add": "approval" must be "required" or "none", got "always"`},
 		{"bad duration", "json", `{"tools": [{"name": "add", "command": ["x"], "timeout": "5 seconds"}]}`, "add", "timeout",
 			`tools.json: tool "add": "timeout" "5 seconds" is not a duration like "5s" or "1m30s"`},
 		{"numeric timeout", "json", `{"tools": [{"name": "add", "command": ["x"], "timeout": 5}]}`, "add", "timeout",
@@ -184,8 +186,8 @@ func TestParseFields(t *testing.T) {
 	tools, err := Parse([]byte(`{"tools": [
 		{"name": "add", "description": "Add two numbers.",
 		 "parameters": {"type": "object", "properties": {"b": {"type": "number"}, "a": {"type": "number"}}, "required": ["b", "a"]},
-		 "output": {"type": "number"}, "command": ["python3", "add.py"], "concurrencySafe": true, "timeout": "1m30s"},
-		{"name": "plain", "command": ["true"]},
+		 "output": {"type": "number"}, "command": ["python3", "add.py"], "concurrencySafe": true, "timeout": "1m30s", "approval": "required"},
+		{"name": "plain", "command": ["true"], "approval": "none"},
 		{"name": "unsafe", "command": ["true"], "concurrencySafe": false}
 	]}`), "json", dir, "tools.json")
 	if err != nil {
@@ -207,7 +209,13 @@ func TestParseFields(t *testing.T) {
 	if add.ConcurrencySafe == nil || !add.ConcurrencySafe(jsonv.MustParse(`{}`)) {
 		t.Error("concurrencySafe: true did not give an always-true classifier")
 	}
+	if !add.RequiresApproval {
+		t.Error(`"approval": "required" did not make the tool require approval`)
+	}
 	plain := tools[1]
+	if plain.RequiresApproval {
+		t.Error(`"approval": "none" made the tool require approval`)
+	}
 	if plain.Parameters.IsDefined() || plain.Output.Schema.String() != "{}" || plain.ConcurrencySafe != nil || plain.Description != "" {
 		t.Errorf("plain tool has unexpected fields: %+v", plain)
 	}
