@@ -317,7 +317,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 				maxString, _, _ := oneStepLimits(r.cfg.MaxHeapBytes)
 				msg = fmt.Sprintf("%s: argument: its JSON is longer than %d bytes", msgBadArguments, maxString)
 			}
-			reason, err := r.callRejection(class, ns.global, fn, r.vm.CaptureCallStack(callSiteDepth, nil), msg)
+			reason, err := r.callRejection(class, ns.global, fn, r.vm.CaptureCallStack(callSiteDepth, nil), msg, "")
 			if err != nil {
 				panic(err) // uncatchable: let it unwind the VM
 			}
@@ -347,7 +347,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			r.post(func() error {
 				r.pending--
 				if herr != nil {
-					reason, err := r.callRejection(class, ns.global, fn, frames, herr.Error())
+					reason, err := r.callRejection(class, ns.global, fn, frames, herr.Error(), errorCode(herr))
 					if err != nil {
 						return err
 					}
@@ -387,11 +387,17 @@ func incomingError(v jsonv.Value) error {
 
 // callRejection constructs the rejection reason of a call of fn, a member of the namespace
 // global, made where frames say: its error (see newError) with the call site's stack (see
-// setCallSiteStack).
-func (r *run) callRejection(class *goja.Object, global string, fn Member, frames []goja.StackFrame, message string) (goja.Value, error) {
+// setCallSiteStack) and, when code is not empty, an own read-only enumerable "code" property
+// (see CodedError).
+func (r *run) callRejection(class *goja.Object, global string, fn Member, frames []goja.StackFrame, message, code string) (goja.Value, error) {
 	reason, err := r.newError(class, memberName(fn.Group, fn.Name), message)
 	if err != nil {
 		return nil, err
+	}
+	if o, ok := reason.(*goja.Object); ok && code != "" {
+		if err := o.DefineDataProperty("code", r.vm.ToValue(code), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return nil, err
+		}
 	}
 	site := callSite{ns: global, group: fn.Group, member: fn.Name, frames: frames}
 	if err := r.setCallSiteStack(reason, &site); err != nil {

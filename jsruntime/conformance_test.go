@@ -313,6 +313,23 @@ func TestConformanceHostileNames(t *testing.T) {
 	})
 }
 
+// A host error that is a CodedError gives the rejection a read-only enumerable "code" in both
+// isolations (the process worker's reply carries it); a plain error gives none.
+func TestConformanceRejectionCode(t *testing.T) {
+	coded := jsruntime.Function{Name: "deny", Call: func(_ context.Context, _ jsonv.Value, settle func(jsonv.Value, error)) {
+		settle(jsonv.Value{}, fmt.Errorf("wrapped: %w", &jsruntime.CodedError{Code: "APPROVAL_DENIED", Message: "tool \"deny\" needs approval"}))
+	}}
+	fns := []jsruntime.Function{coded, failing("plain", "no")}
+	forEachIsolation(t, []confCase{
+		{name: "coded", fns: fns, program: `try { await tools.deny({}) } catch (e) {
+			"use strict"; let threw = false; try { e.code = "X" } catch { threw = true }
+			return [e instanceof ToolCallError, e.code, e.message, Object.keys(e), threw] }`,
+			want: `[true,"APPROVAL_DENIED","wrapped: tool \"deny\" needs approval",["name","toolName","code"],true]`},
+		{name: "uncoded", fns: fns, program: `try { await tools.plain({}) } catch (e) { return ['code' in e, Object.keys(e)] }`,
+			want: `[false,["name","toolName"]]`},
+	})
+}
+
 func TestConformanceConsole(t *testing.T) {
 	forEachIsolation(t, []confCase{
 		{name: "point", program: `console.log('point', {x: 1, y: 2})`, logs: []string{"point { x: 1, y: 2 }"}},

@@ -955,6 +955,7 @@ func (c *hostCall) settle(v jsonv.Value, err error) {
 	if err != nil {
 		msg := err.Error()
 		out.Error = &msg
+		out.ErrorCode = errorCode(err)
 	} else if v.IsDefined() {
 		n := valueSize(v, flight.limit)
 		// A result the length prefix cannot describe is refused whatever the limit.

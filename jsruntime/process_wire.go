@@ -73,6 +73,7 @@ type frame struct {
 	Fn           int         // call: the function's index in the namespace
 	Value        jsonv.Value // call (the argument), reply (Undefined: the call returned nothing)
 	Error        *string     // reply
+	ErrorCode    string      // reply, with Error: the rejection's code (CodedError); "" for none
 	Line         string      // log
 	Reason       string      // abort
 	Result       *Result     // done
@@ -147,6 +148,10 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 	case frameReply:
 		dst = binary.BigEndian.AppendUint64(dst, f.ID)
 		switch {
+		case f.Error != nil && f.ErrorCode != "":
+			dst = append(dst, 3)
+			dst = appendString(dst, *f.Error)
+			dst = appendString(dst, f.ErrorCode)
 		case f.Error != nil:
 			dst = append(dst, 2)
 			dst = appendString(dst, *f.Error)
@@ -572,6 +577,10 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 		case 2:
 			msg := d.string()
 			f.Error = &msg
+		case 3:
+			msg := d.string()
+			f.Error = &msg
+			f.ErrorCode = d.string()
 		default:
 			d.fail("bad reply")
 		}

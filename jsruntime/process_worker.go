@@ -439,6 +439,8 @@ func (w *workerServer) serve(in *bufio.Reader) int {
 				continue // the run that made the call is over
 			}
 			switch {
+			case f.Error != nil && f.ErrorCode != "":
+				settle(jsonv.Value{}, &CodedError{Code: f.ErrorCode, Message: *f.Error})
 			case f.Error != nil:
 				settle(jsonv.Value{}, errors.New(*f.Error))
 			default:

@@ -84,6 +84,7 @@ package jsruntime
 
 import (
 	"context"
+	"errors"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -139,6 +140,26 @@ type Function struct {
 	// return and goes on reading on another goroutine. A goroutine it left in Inline is the
 	// function's owner's to account for, like the work Call starts.
 	Inline HostFunc
+}
+
+// CodedError is an error a host function may settle a call with (or wrap in the error it
+// settles with) to give the program's rejection a code: the rejection gets an own, read-only,
+// enumerable property "code" holding Code (ToolCallError.code), beside its message, in both
+// isolations. An empty Code adds no property.
+type CodedError struct {
+	Code    string
+	Message string
+}
+
+// Error returns the message.
+func (e *CodedError) Error() string { return e.Message }
+
+// errorCode is the code of err when it is or wraps a CodedError, else "".
+func errorCode(err error) string {
+	if ce, ok := errors.AsType[*CodedError](err); ok {
+		return ce.Code
+	}
+	return ""
 }
 
 // ErrorClass describes the error class a namespace's rejections are instances of, e.g.

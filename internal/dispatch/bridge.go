@@ -585,7 +585,7 @@ func (b *Bridge) commit(e *entry) {
 	case b.ctx.Err() != nil:
 		e.settle(jsonv.Value{}, b.overError("%s result discarded", e.call.Name))
 	case res.IsError:
-		e.settle(jsonv.Value{}, errors.New(failureMessage(res)))
+		e.settle(jsonv.Value{}, failureError(res))
 	default:
 		e.settle(res.Value, nil)
 	}
@@ -596,6 +596,15 @@ func (b *Bridge) commit(e *entry) {
 		b.mu.Unlock()
 	}
 	b.log(e, res, settled)
+}
+
+// failureError is the error a failed call's promise rejects with: its message, and its
+// registry code (ToolCallError.code) when it has one.
+func failureError(res registry.Result) error {
+	if res.Err != nil && res.Err.Code != "" {
+		return &jsruntime.CodedError{Code: string(res.Err.Code), Message: failureMessage(res)}
+	}
+	return errors.New(failureMessage(res))
 }
 
 // failureMessage is the message of a failed call's result, as the program's rejection has it.
