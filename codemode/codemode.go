@@ -199,6 +199,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	if err != nil {
 		return jsonv.Value{}, err
 	}
+	ctx = withProgram(ctx, inv)
 	var memory *membudget.Budget
 	if cm.opts.SubCallMemory >= 0 {
 		memory = membudget.New(cmp.Or(cm.opts.SubCallMemory, DefaultSubCallMemory))

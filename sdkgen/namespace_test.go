@@ -21,7 +21,7 @@ func namespacedTools() []Tool {
 
 func TestNamespacesNestInTheDeclarations(t *testing.T) {
 	got := Declarations(namespacedTools())
-	want := `declare class ToolCallError extends Error { toolName: string }
+	want := `declare class ToolCallError extends Error { toolName: string; code?: string }
 
 declare const tools: {
   fs: {

@@ -307,7 +307,7 @@ func (g *gen) toolMember(t Tool, r renderedTool) {
 const jsonValueDecl = "type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }\n\n"
 
 // toolCallErrorDecl declares the error a failed call rejects with.
-const toolCallErrorDecl = "declare class ToolCallError extends Error { toolName: string }\n\n"
+const toolCallErrorDecl = "declare class ToolCallError extends Error { toolName: string; code?: string }\n\n"
 
 // Section returns the SDK prompt section: the instructions (one paragraph), a blank line, then
 // the Declarations inside a ```ts fence. There is no newline after the closing fence.

@@ -96,7 +96,7 @@ func variedTools() []Tool {
 
 func TestDeclarationsWorkedExample(t *testing.T) {
 	got := Declarations([]Tool{echoTool()})
-	want := "declare class ToolCallError extends Error { toolName: string }\n\n" +
+	want := "declare class ToolCallError extends Error { toolName: string; code?: string }\n\n" +
 		"declare const tools: {\n" +
 		"  /** Echo. */\n" +
 		"  echo(args: { value: string }): Promise<string>;\n" +
@@ -107,7 +107,7 @@ func TestDeclarationsWorkedExample(t *testing.T) {
 }
 
 func TestDeclarationsEmpty(t *testing.T) {
-	want := "declare class ToolCallError extends Error { toolName: string }\n\ndeclare const tools: {}"
+	want := "declare class ToolCallError extends Error { toolName: string; code?: string }\n\ndeclare const tools: {}"
 	for _, tools := range [][]Tool{nil, {}} {
 		if got := Declarations(tools); got != want {
 			t.Errorf("Declarations(%#v)\n got: %q\nwant: %q", tools, got, want)
@@ -421,7 +421,7 @@ func ExampleDeclarations() {
 		Output:      jsonv.MustParse(`{"type":"object","properties":{"text":{"type":"string"},"size":{"type":"integer"}},"required":["text"]}`),
 	}}))
 	// Output:
-	// declare class ToolCallError extends Error { toolName: string }
+	// declare class ToolCallError extends Error { toolName: string; code?: string }
 	//
 	// declare const tools: {
 	//   /** Reads a file. */
