@@ -327,23 +327,40 @@ func (p *Prepared) runPre(listeners []PreExecuteFunc) (d PreDecision, err *Error
 // approve asks the approver about an Ask decision. Every denial it returns has the code
 // CodeApprovalDenied.
 func (p *Prepared) approve(a Approver, reason string) PreDecision {
-	d := p.askApprover(a, reason)
+	d, answer := p.askApprover(a, reason)
 	if d.kind == preDeny {
 		d.code = CodeApprovalDenied
+		if h, ok := a.(ApprovalHinter); ok && answer != 0 {
+			if hint := approvalHint(h, p.exec, answer); hint != "" {
+				d.reason += ": " + hint
+			}
+		}
 	}
 	return d
 }
 
-func (p *Prepared) askApprover(a Approver, reason string) PreDecision {
+// approvalHint is h's hint for a denied call; a panicking hinter gives none.
+func approvalHint(h ApprovalHinter, exec Execution, answer Approval) (hint string) {
+	defer func() {
+		if recover() != nil {
+			hint = ""
+		}
+	}()
+	return h.ApprovalHint(exec, answer)
+}
+
+// askApprover asks a about the call and returns the decision with the answer (zero when a was
+// not asked).
+func (p *Prepared) askApprover(a Approver, reason string) (PreDecision, Approval) {
 	name := p.exec.Name
 	switch {
 	case a == nil:
 		if reason == "" {
 			reason = fmt.Sprintf("tool %q requires approval (not yet supported)", name)
 		}
-		return Deny(reason)
+		return Deny(reason), 0
 	case p.exec.Scope == nil:
-		return Deny(fmt.Sprintf("tool %q requires approval, but the call has no agent to route it through", name))
+		return Deny(fmt.Sprintf("tool %q requires approval, but the call has no agent to route it through", name)), 0
 	}
 	var answer Approval
 	func() {
@@ -356,13 +373,13 @@ func (p *Prepared) askApprover(a Approver, reason string) PreDecision {
 	}()
 	switch answer {
 	case AllowedOnce:
-		return Allow()
+		return Allow(), answer
 	case Rejected:
-		return Deny(fmt.Sprintf("the user rejected tool %q", name))
+		return Deny(fmt.Sprintf("the user rejected tool %q", name)), answer
 	case Cancelled:
-		return Deny(fmt.Sprintf("approval for tool %q was cancelled", name))
+		return Deny(fmt.Sprintf("approval for tool %q was cancelled", name)), answer
 	default:
-		return Deny(fmt.Sprintf("tool %q requires approval, but no approval channel is available", name))
+		return Deny(fmt.Sprintf("tool %q requires approval, but no approval channel is available", name)), Unavailable
 	}
 }
 

@@ -109,6 +109,14 @@ type Approver interface {
 	Approve(ctx context.Context, exec Execution, reason string) Approval
 }
 
+// ApprovalHinter is an optional interface of an Approver: for a call it did not allow, the
+// hint it returns (when not empty) is appended to the denial's message after ": ", so that the
+// message can say how to approve the call (a CLI's flags, a server's settings). The registry
+// keeps the rest of the message, which names the tool.
+type ApprovalHinter interface {
+	ApprovalHint(exec Execution, answer Approval) string
+}
+
 // ApproverFunc adapts a function to Approver.
 type ApproverFunc func(ctx context.Context, exec Execution, reason string) Approval
 

@@ -527,3 +527,41 @@ func TestRequiresApprovalAsksTheApprover(t *testing.T) {
 		})
 	}
 }
+
+// hintingApprover answers with its answer and hints how to approve.
+type hintingApprover struct{ answer registry.Approval }
+
+func (h hintingApprover) Approve(context.Context, registry.Execution, string) registry.Approval {
+	return h.answer
+}
+
+func (h hintingApprover) ApprovalHint(exec registry.Execution, a registry.Approval) string {
+	if a == registry.AllowedOnce {
+		return "never asked for an allowed call"
+	}
+	return "approve it with --approve " + exec.Name
+}
+
+// An Approver that is an ApprovalHinter adds its hint to the denial's message; an allowed call
+// is not hinted.
+func TestApprovalHintEndsTheDenial(t *testing.T) {
+	for _, c := range []struct {
+		answer registry.Approval
+		want   string
+	}{
+		{registry.Unavailable, `Error: tool "t" requires approval, but no approval channel is available: approve it with --approve t`},
+		{registry.Rejected, `Error: the user rejected tool "t": approve it with --approve t`},
+		{registry.AllowedOnce, "ran"},
+	} {
+		var body counter
+		tool := body.tool("t")
+		tool.RequiresApproval = true
+		reg := newRegistry(t, tool)
+		reg.SetApprover(hintingApprover{c.answer})
+		cl := call("t")
+		cl.Scope = reg.NewScope("agent", nil)
+		if got := text(reg.Execute(context.Background(), cl)); got != c.want {
+			t.Errorf("answer %d: result %q, want %q", c.answer, got, c.want)
+		}
+	}
+}
