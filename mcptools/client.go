@@ -91,8 +91,18 @@ type Source struct {
 	// credentials): ParseConfig puts here every value it took from the environment for a
 	// ${VAR}, wherever it went (a URL's path, an argument).
 	Secrets []string
+	// Approval says which of the server's tools need approval (registry.Tool.RequiresApproval:
+	// every call goes to the registry's Approver first). ApprovalDefault: the tools whose
+	// annotations say destructiveHint: true and not readOnlyHint: true, and those
+	// RequireApproval names; ApprovalRequired: every tool; either way none AutoApprove names.
+	// ApprovalNone: none at all (a trusted setup, runcode's --no-approvals).
+	Approval ApprovalPolicy
+	// RequireApproval names tools (by the server's own names) that need approval under
+	// ApprovalDefault; a name the server does not list is an error of Connect.
+	RequireApproval []string
 	// AutoApprove holds the tool names of a configuration's "autoApprove" or "alwaysAllow"
-	// list. It has no effect yet: runcode calls every tool without asking for approval.
+	// list: they never need approval (unless Approval is ApprovalNone, none does), whatever
+	// their annotations.
 	AutoApprove []string
 	// OnToolsChanged, when set, is called after the server announced that its tool list
 	// changed (notifications/tools/list_changed) and Refresh listed the new set. It runs on a
@@ -252,7 +262,7 @@ func (s *Server) checkNames(listed map[string]bool) error {
 	lists := [...]struct {
 		key   string
 		names []string
-	}{{"include", s.src.Include}, {"exclude", s.src.Exclude}, {"concurrencySafe", s.src.ConcurrencySafe}}
+	}{{"include", s.src.Include}, {"exclude", s.src.Exclude}, {"concurrencySafe", s.src.ConcurrencySafe}, {"requireApproval", s.src.RequireApproval}}
 	for _, l := range lists {
 		for _, n := range l.names {
 			if !listed[n] {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -240,5 +241,43 @@ return [list, text.split("\n")[1], found.slice(root.length)].join("|");`)
 	want := "[FILE] a.txt\n[DIR] sub|beta|/sub/b.md"
 	if res.IsError || !strings.Contains(registry.TextOf(res.Content), want) {
 		t.Errorf("got %q (%v), want %q", registry.TextOf(res.Content), res.Err, want)
+	}
+}
+
+// Issue 26: the reference filesystem server annotates write_file, edit_file and move_file
+// destructiveHint: true, so they need approval by default; create_directory (destructiveHint:
+// false) and the read-only tools do not. RequireApproval adds tools, ApprovalNone lifts it all,
+// and a name the server lacks is an error.
+func TestFilesystemDestructiveToolsNeedApproval(t *testing.T) {
+	needBin(t, "mcp-server-filesystem")
+	root := t.TempDir()
+	needing := func(src mcptools.Source) []string {
+		srv, _ := importServer(t, src)
+		var out []string
+		for _, tl := range srv.Tools() {
+			if tl.RequiresApproval {
+				out = append(out, tl.Name)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	cmd := []string{"mcp-server-filesystem", root}
+	if got := needing(mcptools.Source{Command: cmd}); !slices.Equal(got, []string{"edit_file", "move_file", "write_file"}) {
+		t.Errorf("default: %q need approval", got)
+	}
+	if got := needing(mcptools.Source{Command: cmd, RequireApproval: []string{"create_directory"}, AutoApprove: []string{"move_file"}}); !slices.Equal(got, []string{"create_directory", "edit_file", "write_file"}) {
+		t.Errorf("requireApproval create_directory, autoApprove move_file: %q need approval", got)
+	}
+	if got := needing(mcptools.Source{Command: cmd, Approval: mcptools.ApprovalNone}); len(got) != 0 {
+		t.Errorf("none: %q need approval", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if srv, err := mcptools.Connect(ctx, mcptools.Source{Command: cmd, RequireApproval: []string{"write_files"}}); err == nil || !strings.Contains(err.Error(), `requireApproval names tool "write_files"`) {
+		if srv != nil {
+			srv.Close()
+		}
+		t.Errorf("a misspelt name: %v", err)
 	}
 }

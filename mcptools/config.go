@@ -97,9 +97,11 @@ func LoadConfig(file string) (*Config, error) {
 //   - streamable HTTP: "url" (required), "headers" (an object of strings);
 //   - "disabled" (a boolean, as Cline, Roo Code and Windsurf write it): true skips the server,
 //     listed in Config.Disabled and Config.Notes; nothing else in a disabled entry is read;
-//   - "autoApprove" and "alwaysAllow" (tool names, the approval lists of Cline and Roo Code):
-//     kept in Source.AutoApprove, with a note, and without effect yet: runcode asks no approval
-//     before a call;
+//   - approvals (see Source.Approval): "approval" ("required": every tool of the server needs
+//     approval; "none": none does, whatever its annotations), "approve" and "requireApproval"
+//     (tool names that need approval, beside those annotated destructiveHint: true), and
+//     "autoApprove" and "alwaysAllow" (tool names that never need approval: the lists of Cline
+//     and Roo Code); a name both needing approval and auto-approved is an error;
 //   - runcode's own: "namespace" (true, the default: the server's name; false: its tools at
 //     the top level; a string: that namespace), "include" and "exclude" (tool names),
 //     "timeout" (per call, a Go duration such as "30s"), "concurrencySafe" (tool names),
@@ -153,7 +155,6 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 	}
 	p := entryParser{dir: filepath.Dir(file), lookup: lookup, inputs: vsCodeInputs(root)}
 	cfg := &Config{Sources: make([]Source, 0, len(entries))}
-	var approving []string // servers with an approval list
 	for _, e := range entries {
 		if d, ok := e.Value.Get("disabled"); ok && e.Value.Kind() == jsonv.Object {
 			if d.Kind() != jsonv.Bool {
@@ -170,17 +171,7 @@ func ParseConfig(file string, data []byte, lookup func(string) (string, bool)) (
 			err.File = file
 			return nil, err
 		}
-		if src.AutoApprove != nil {
-			approving = append(approving, fmt.Sprintf("%q", e.Key))
-		}
 		cfg.Sources = append(cfg.Sources, src)
-	}
-	if len(approving) > 0 {
-		servers := "server "
-		if len(approving) > 1 {
-			servers = "servers "
-		}
-		cfg.Notes = append(cfg.Notes, fmt.Sprintf(`config %s: the "autoApprove"/"alwaysAllow" lists of %s%s have no effect yet: runcode asks no approval before a tool call`, file, servers, strings.Join(approving, ", ")))
 	}
 	return cfg, nil
 }
@@ -439,6 +430,25 @@ func (p *entryParser) parse(name string, v jsonv.Value) (Source, *ConfigError) {
 					}
 				}
 			}
+		case "approval":
+			var policy string
+			if policy, err = str(m.Key, m.Value); err == nil {
+				switch ApprovalPolicy(policy) {
+				case ApprovalRequired, ApprovalNone:
+					src.Approval = ApprovalPolicy(policy)
+				default:
+					err = fail(m.Key, `must be "required" or "none", not %q`, m.Value.AsString())
+				}
+			}
+		case "approve", "requireApproval":
+			var names []string
+			if names, err = strs(m.Key, m.Value); err == nil {
+				for _, n := range names {
+					if !slices.Contains(src.RequireApproval, n) {
+						src.RequireApproval = append(src.RequireApproval, n)
+					}
+				}
+			}
 		case "timeout":
 			var s string
 			if m.Value.Kind() == jsonv.Number {
@@ -471,7 +481,7 @@ func (p *entryParser) parse(name string, v jsonv.Value) (Source, *ConfigError) {
 			if hint, ok := foreignKeyHint(m.Key); ok {
 				err = fail(m.Key, "not supported: %s", hint)
 			} else {
-				err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes, disabled, autoApprove, alwaysAllow)")
+				err = fail(m.Key, "unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes, disabled, approval, approve, requireApproval, autoApprove, alwaysAllow)")
 			}
 		}
 		if err != nil {
@@ -491,6 +501,11 @@ func (p *entryParser) parse(name string, v jsonv.Value) (Source, *ConfigError) {
 		return Source{}, fail("headers", `need a "url"; a stdio server takes "env"`)
 	case src.URL != "" && (len(src.Env) > 0 || src.Dir != "" || args != nil || src.InheritEnv != nil):
 		return Source{}, fail("", `"args", "env", "inheritEnv" and "cwd" need a "command", not a "url"`)
+	}
+	for _, n := range src.RequireApproval {
+		if slices.Contains(src.AutoApprove, n) {
+			return Source{}, fail("autoApprove", "names tool %q, which the entry also says needs approval: keep it in one list", n)
+		}
 	}
 	if command != "" {
 		if strings.ContainsRune(command, '/') && !filepath.IsAbs(command) {

@@ -116,7 +116,6 @@ func TestParseConfigCommonKeys(t *testing.T) {
 	}
 	wantNotes := []string{
 		`config c.json: server "a" is disabled ("disabled": true); skipped`,
-		`config c.json: the "autoApprove"/"alwaysAllow" lists of servers "b", "c" have no effect yet: runcode asks no approval before a tool call`,
 	}
 	if !reflect.DeepEqual(cfg.Disabled, []string{"a"}) || !reflect.DeepEqual(cfg.Notes, wantNotes) {
 		t.Fatalf("disabled %q, notes %q", cfg.Disabled, cfg.Notes)
@@ -128,7 +127,7 @@ func TestParseConfigCommonKeys(t *testing.T) {
 		{`{"mcpServers": {"m": {"command": "x", "timeout": 60}}}`, `server "m": "timeout": must be a duration with its unit, such as "30s", not a number`},
 		{`{"mcpServers": {"m": {"command": "x", "envFile": ".env"}}}`, `server "m": "envFile": not supported: runcode does not read env files: put the variables in "env"`},
 		{`{"mcpServers": {"m": {"command": "x", "disabledTools": ["a"]}}}`, `server "m": "disabledTools": not supported: use "exclude"`},
-		{`{"mcpServers": {"m": {"command": "x", "bogus": 1}}}`, `server "m": "bogus": unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes, disabled, autoApprove, alwaysAllow)`},
+		{`{"mcpServers": {"m": {"command": "x", "bogus": 1}}}`, `server "m": "bogus": unknown key (known: type, command, args, env, inheritEnv, cwd, url, headers, namespace, include, exclude, timeout, concurrencySafe, maxMessageBytes, disabled, approval, approve, requireApproval, autoApprove, alwaysAllow)`},
 		// VS Code's prompts cannot be answered: the error names the input and what to do.
 		{`{"servers": {"m": {"url": "http://x", "headers": {"A": "Bearer ${input:tok}"}}}, "inputs": [{"type": "promptString", "id": "tok", "description": "API token"}]}`,
 			`server "m": "headers": "A": ${input:tok} is a value VS Code prompts for ("API token"), and runcode cannot prompt: set an environment variable and write ${env:NAME}, or mark the server "disabled": true`},

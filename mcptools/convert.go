@@ -47,10 +47,46 @@ func (s *Server) tool(def jsonv.Value) (registry.Tool, error) {
 	if t.Parameters.Kind() != jsonv.Object {
 		t.Parameters = jsonv.Value{} // an open object
 	}
-	if readOnly := def.Lookup("annotations").Lookup("readOnlyHint"); (readOnly.Kind() == jsonv.Bool && readOnly.AsBool()) || slices.Contains(s.src.ConcurrencySafe, name) {
+	readOnly := hint(def, "readOnlyHint")
+	if readOnly || slices.Contains(s.src.ConcurrencySafe, name) {
 		t.ConcurrencySafe = func(jsonv.Value) bool { return true }
 	}
+	t.RequiresApproval = s.src.requiresApproval(name, hint(def, "destructiveHint") && !readOnly)
 	return t, nil
+}
+
+// hint reports whether the tool definition's annotations set the boolean hint to true (an
+// absent or non-boolean hint is false).
+func hint(def jsonv.Value, name string) bool {
+	h := def.Lookup("annotations").Lookup(name)
+	return h.Kind() == jsonv.Bool && h.AsBool()
+}
+
+// ApprovalPolicy says which of a source's tools need approval (see Source.Approval).
+type ApprovalPolicy string
+
+// The approval policies.
+const (
+	// ApprovalDefault: tools annotated destructiveHint: true (and not readOnlyHint: true),
+	// plus Source.RequireApproval, minus Source.AutoApprove.
+	ApprovalDefault ApprovalPolicy = ""
+	// ApprovalRequired: every tool of the source but those Source.AutoApprove names (a
+	// configuration's "approval": "required").
+	ApprovalRequired ApprovalPolicy = "required"
+	// ApprovalNone: no tool of the source ("approval": "none", or runcode's --no-approvals).
+	ApprovalNone ApprovalPolicy = "none"
+)
+
+// requiresApproval says whether the server's tool name needs approval under the source's
+// policy; destructive is what its annotations say.
+func (src *Source) requiresApproval(name string, destructive bool) bool {
+	switch {
+	case src.Approval == ApprovalNone || slices.Contains(src.AutoApprove, name):
+		return false
+	case src.Approval == ApprovalRequired:
+		return true
+	}
+	return destructive || slices.Contains(src.RequireApproval, name)
 }
 
 // callResult is a tools/call result as runcode sees it.

@@ -35,6 +35,8 @@
 //     form ("[resource link: name <uri>]", "[resource uri]\n<its text>", "[audio content:
 //     audio/wav, N bytes of base64]"), which is part of a text result's string;
 //   - readOnlyHint: true makes calls concurrency-safe (and so does Source.ConcurrencySafe);
+//     destructiveHint: true without readOnlyHint: true makes the tool need approval
+//     (registry.Tool.RequiresApproval; see Source.Approval for the other ways and for none);
 //     Source.CallTimeout bounds every call; Source.Include/Exclude filter the tools.
 //
 // # Namespaces, headers and secrets
