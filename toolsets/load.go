@@ -57,6 +57,10 @@ type Sources struct {
 	NoDefaultWorkspace bool
 	// ConnectTimeout bounds connecting every MCP server (zero: DefaultConnectTimeout).
 	ConnectTimeout time.Duration
+	// NoApprovals makes no tool need approval (registry.Tool.RequiresApproval false): a
+	// manifest's "approval": "required", a configuration's approval keys and the MCP
+	// destructiveHint default are all ignored. For trusted setups (runcode's --no-approvals).
+	NoApprovals bool
 	// OnNote, when set, receives the configuration files' notes (servers skipped as disabled,
 	// keys without effect yet), once each: warnings for the user.
 	OnNote func(note string)
@@ -85,6 +89,11 @@ func Load(ctx context.Context, s Sources) (*registry.Registry, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if s.NoApprovals {
+			for i := range tools {
+				tools[i].RequiresApproval = false
+			}
+		}
 		all = append(all, sourced{"manifest " + m, tools, nil})
 	}
 	mcpSources := slices.Clone(s.MCP)
@@ -100,6 +109,9 @@ func Load(ctx context.Context, s Sources) (*registry.Registry, func(), error) {
 	for i := range mcpSources {
 		if mcpSources[i].MaxMessageBytes == 0 {
 			mcpSources[i].MaxMessageBytes = s.MaxMessageBytes
+		}
+		if s.NoApprovals {
+			mcpSources[i].Approval = mcptools.ApprovalNone
 		}
 		lives[i] = mcptools.NewSync(reg)
 		mcpSources[i].OnToolsChanged = lives[i].Update

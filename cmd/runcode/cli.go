@@ -29,7 +29,7 @@ import (
 const usage = `runcode runs TypeScript programs against tools, the way an agent in Code Mode does.
 
 Usage:
-  runcode run   [SOURCES] [LIMITS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
+  runcode run   [SOURCES] [LIMITS] [APPROVALS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM   PROGRAM: a .ts/.js file, or - for stdin
   runcode check [SOURCES] PROGRAM                                     typecheck PROGRAM against the tools' SDK (needs tsc)
   runcode init  [SOURCES] [DIR]                                       write DIR/tools.d.ts + DIR/tsconfig.json for editors
   runcode sdk   [SOURCES] [-o FILE] [--compact]                       TypeScript declarations for the tools
@@ -53,6 +53,10 @@ Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory
   and --isolation process|inprocess (default process: each program runs in a worker process that
   contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
   Durations use Go syntax (30s, 500ms, 10m); sizes are plain bytes or KiB/MiB/GiB (64MiB).
+
+Approvals (run and serve): --approve NAME (repeatable; * globs) and --yes approve calls of tools that
+  need approval without asking; --no-approvals makes no tool need it. Otherwise run asks on the
+  terminal (stdin and stderr), and without one the call is denied (ToolCallError, code APPROVAL_DENIED).
 
 --compact (run and serve) presents the tools compactly, as sdk --compact prints them, so that
 programs get the catalog helpers whatever the tool count.
@@ -212,7 +216,7 @@ func flagError(err error) error {
 }
 
 func (c *cli) runCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM")
+	fs := newFlagSet(c, "run", "[SOURCES] [LIMITS] [APPROVALS] [--json] [--trace FILE] [--replay FILE] [--typecheck] [--compact] PROGRAM")
 	var src sources
 	src.register(fs)
 	lim := defaultLimits()
@@ -221,6 +225,8 @@ func (c *cli) runCmd(args []string) (int, error) {
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
 	replayPath := fs.String("replay", "", "answer the sub-calls from `FILE`, a --trace file of an earlier run, instead of running any tool (without source flags, the tools are the names FILE records)")
 	c.registerCompact(fs)
+	var appr approvalFlags
+	appr.register(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -231,6 +237,10 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err := lim.validate(); err != nil {
 		return 0, err
 	}
+	if err := appr.validate(); err != nil {
+		return 0, err
+	}
+	src.noApprovals = appr.none
 	program, err := c.readProgram(positional[0])
 	if err != nil {
 		return 0, err
@@ -261,12 +271,24 @@ func (c *cli) runCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// Calls that need approval: the flags' standing answers, then a person at the terminal, if
+	// there is one. The run is an agent of its own (a scope), which the registry's approval
+	// stage requires.
+	asker, closeTerminal := c.terminal()
+	defer closeTerminal()
+	gate, err := appr.gate(asker, runApprovalHint)
+	if err != nil {
+		return 0, err
+	}
+	opened.reg.SetApprover(gate)
 	description := "Run " + filepath.Base(positional[0])
+	call := codemode.Call("run-1", program, description)
+	call.Scope = opened.reg.NewScope("run", nil)
 	runStart := time.Now()
 	trace.event(bridge.Event{Type: bridge.EventRunStart, RootCallID: "run-1", Program: program, Description: description, Time: runStart})
 	// A run stuck in one native step past its ceiling or stuckGrace after the first signal is
 	// given up on (ended is false): the CLI exits without it.
-	res, ended := codemode.ExecuteOrGiveUp(c.ctx, opened.reg, codemode.Call("run-1", program, description),
+	res, ended := codemode.ExecuteOrGiveUp(c.ctx, opened.reg, call,
 		codemode.GiveUp{Wall: lim.timeout, Grace: stuckGrace, OutputBudget: lim.modelBudget()})
 	outcome, ok := canonicalJSON(res)
 	if !ok {

@@ -128,6 +128,8 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	var lf logFlags
 	lf.register(fs)
 	c.registerCompact(fs)
+	var appr approvalFlags
+	appr.register(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -146,6 +148,10 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	if err := lf.validate(); err != nil {
 		return 0, err
 	}
+	if err := appr.validate(); err != nil {
+		return 0, err
+	}
+	src.noApprovals = appr.none
 	logTo := c.stderr
 	if lf.format == "json" {
 		c.stderr = &lineLogger{logger: lf.logger(logTo)} // every line of stderr a JSON record
@@ -177,6 +183,15 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		return 0, err
 	}
 	reg := opened.reg
+	// Calls that need approval: the flags' standing answers; nobody is asked yet, so the others
+	// are denied at once. The runs are an agent of their own (a scope), which the registry's
+	// approval stage requires.
+	approver, err := appr.gate(nil, serveApprovalHint)
+	if err != nil {
+		opened.close()
+		return 0, err
+	}
+	reg.SetApprover(approver)
 	abandoned := false
 	defer func() {
 		if abandoned {
@@ -189,7 +204,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
-	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
+	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, Scope: reg.NewScope("serve", nil), CompactAbove: c.compactAbove(), OnRun: ops.onRun,
 		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
 	if err != nil {
 		return 0, err

@@ -74,6 +74,8 @@ type sources struct {
 	workspace    string
 	// maxWrite is the workspace tools' write budget per run; zero means the default.
 	maxWrite int64
+	// noApprovals is --no-approvals of run and serve: no tool needs approval.
+	noApprovals bool
 	// orphanEnv is an --mcp-env given before any --mcp.
 	orphanEnv bool
 	// mcpMaxMessage is --mcp-max-message, the cap on one message from an MCP source; zero
@@ -134,6 +136,7 @@ func (s *sources) load(warn io.Writer) (*registry.Registry, func(), error) {
 		Workspace:        s.workspace,
 		WorkspaceOptions: workspace.Options{MaxWriteBytes: s.maxWrite},
 		ConnectTimeout:   mcpConnectTimeout,
+		NoApprovals:      s.noApprovals,
 		OnNote:           func(note string) { fmt.Fprintf(warn, "runcode: warning: %s\n", note) },
 	})
 }
