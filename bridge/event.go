@@ -54,6 +54,9 @@ type Event struct {
 	// ErrorMessage is the message of the program's rejection (EventSettle of a failure only):
 	// the ToolCallError a replay raises again.
 	ErrorMessage string
+	// ErrorCode is the registry code of the failure (EventSettle of a failure only; "" for an
+	// uncoded one): the ToolCallError.code a replay raises again, e.g. APPROVAL_DENIED.
+	ErrorCode string
 
 	// Program and Description are the run's program text and description (EventRunStart only).
 	Program, Description string
@@ -94,7 +97,7 @@ const TimeFormat = "2006-01-02T15:04:05.000000000Z07:00"
 // arguments; then for a settle event isError and content; then time (RFC 3339, UTC, with
 // nanoseconds) when the event has one, and for a settle event durationMs (from its start
 // event), queuedMs and runningMs (in fractional milliseconds), then result (a success) or
-// errorMessage (a failure).
+// errorMessage and, for a coded failure, errorCode (a failure).
 func (e Event) Value() jsonv.Value {
 	if e.Type == EventRunStart || e.Type == EventRunEnd {
 		return e.runValue()
@@ -130,6 +133,9 @@ func (e Event) Value() jsonv.Value {
 		switch {
 		case e.IsError:
 			ms = append(ms, jsonv.Member{Key: "errorMessage", Value: jsonv.StringValue(e.ErrorMessage)})
+			if e.ErrorCode != "" {
+				ms = append(ms, jsonv.Member{Key: "errorCode", Value: jsonv.StringValue(e.ErrorCode)})
+			}
 		case e.Result.IsDefined():
 			ms = append(ms, jsonv.Member{Key: "result", Value: e.Result})
 		}
@@ -277,6 +283,9 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 			msg = strings.TrimPrefix(msg, "Error: ")
 		}
 		e.ErrorMessage = msg
+		if e.ErrorCode, err = str("errorCode", false); err != nil {
+			return Event{}, err
+		}
 	} else if r, ok := v.Get("result"); ok {
 		e.Result = r
 	}

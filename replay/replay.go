@@ -253,6 +253,8 @@ func (e *Executor) tool(name string) registry.Tool {
 				return jsonv.Value{}, errors.New("replay: no recorded outcome for this call")
 			case st.err != nil:
 				return jsonv.Value{}, st.err
+			case st.rec.Settle.IsError && st.rec.Settle.ErrorCode != "":
+				return jsonv.Value{}, &registry.Error{Code: registry.Code(st.rec.Settle.ErrorCode), Message: st.rec.Settle.ErrorMessage}
 			case st.rec.Settle.IsError:
 				return jsonv.Value{}, errors.New(st.rec.Settle.ErrorMessage)
 			}

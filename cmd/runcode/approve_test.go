@@ -332,3 +332,21 @@ return out.join(", ")`), 0o644)
 		t.Fatalf("write_file with --no-approvals: %q, %v", data, err)
 	}
 }
+
+// The trace records a denied call's code (errorCode), and a replay of it gives the program the
+// same ToolCallError, code included, without running the tool.
+func TestReplayOfADeniedCallKeepsItsCode(t *testing.T) {
+	dir := approvalExample(t)
+	code, out, errOut := runCLI(t, dir, "run", "--tools", "tools.json", "--trace", "t.jsonl", "save-notes.ts")
+	if code != exitOK || strings.Count(out, deniedLine) != 2 {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	trace, err := os.ReadFile(filepath.Join(dir, "t.jsonl"))
+	if err != nil || !strings.Contains(string(trace), `"errorCode":"APPROVAL_DENIED"`) {
+		t.Fatalf("trace (%v):\n%s", err, trace)
+	}
+	code, replayed, errOut := runCLI(t, dir, "run", "--replay", "t.jsonl", "save-notes.ts")
+	if code != exitOK || replayed != out {
+		t.Fatalf("replay: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errOut, replayed, out)
+	}
+}

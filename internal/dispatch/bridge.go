@@ -709,6 +709,9 @@ func (b *Bridge) settleEvent(e *entry, res registry.Result, settled time.Time) b
 		Time: settled, Started: e.started, Queued: e.started.Sub(e.submitted), Running: e.ready.Sub(e.started)}
 	if res.IsError {
 		ev.ErrorMessage = failureMessage(res)
+		if res.Err != nil {
+			ev.ErrorCode = string(res.Err.Code)
+		}
 	} else {
 		ev.Result = res.Value
 	}
