@@ -94,7 +94,7 @@ void weather.trim;
 	{
 		server: "memory",
 		source: func(_ *testing.T, dir string) mcptools.Source {
-			return mcptools.Source{Command: []string{"env", "MEMORY_FILE_PATH=" + filepath.Join(dir, "m.jsonl"), "mcp-server-memory"}}
+			return mcptools.Source{Command: []string{"env", "MEMORY_FILE_PATH=" + filepath.Join(dir, "m.jsonl"), "mcp-server-memory"}, Approval: mcptools.ApprovalNone}
 		},
 		body: `
 const created = rec("create_entities", await tools.create_entities({ entities: [
@@ -124,7 +124,7 @@ void deleted;
 	{
 		server: "filesystem",
 		source: func(_ *testing.T, dir string) mcptools.Source {
-			return mcptools.Source{Command: []string{"mcp-server-filesystem", dir}}
+			return mcptools.Source{Command: []string{"mcp-server-filesystem", dir}, Approval: mcptools.ApprovalNone}
 		},
 		skip: map[string]string{"read_media_file": "needs a media file; its structured content is covered by the schema test"},
 		body: `
