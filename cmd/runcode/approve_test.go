@@ -350,3 +350,35 @@ func TestReplayOfADeniedCallKeepsItsCode(t *testing.T) {
 		t.Fatalf("replay: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errOut, replayed, out)
 	}
 }
+
+// serve takes the same flags: without them (and with nobody to ask) a call that needs approval
+// is denied at once, the message saying how to start the server; --approve lets it run.
+func TestServeApprovalFlags(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		want  string
+		notes string
+	}{
+		{nil, `APPROVAL_DENIED: tool "append_note" requires approval, but no approval channel is available: the server cannot ask anyone; start it with --approve append_note, or --yes`, ""},
+		{[]string{"--approve", "append_note"}, "appended: call Ada", "buy milk\ncall Ada\n"},
+	} {
+		t.Run(strings.Join(c.flags, " "), func(t *testing.T) {
+			dir := approvalExample(t)
+			program, err := os.ReadFile(filepath.Join(dir, "save-notes.ts"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := startCLI(t, append([]string{"serve", "--stdio", "--tools", filepath.Join(dir, "tools.json")}, c.flags...)...)
+			p.initialize()
+			p.callRunCode(2, string(program))
+			m, line := p.recv(30 * time.Second)
+			text, isErr := resultText(t, m, line, 2)
+			if isErr || !strings.Contains(text, c.want) {
+				t.Fatalf("result (isError %v):\n%s", isErr, text)
+			}
+			if n := notes(t, dir); n != c.notes {
+				t.Fatalf("notes %q, want %q", n, c.notes)
+			}
+		})
+	}
+}
