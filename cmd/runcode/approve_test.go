@@ -382,3 +382,14 @@ func TestServeApprovalFlags(t *testing.T) {
 		})
 	}
 }
+
+// The example typechecks against its SDK, e.code included (ToolCallError declares code?: string).
+func TestApprovalExampleTypechecks(t *testing.T) {
+	if _, err := exec.LookPath("tsc"); err != nil {
+		t.Skip("tsc not installed; CI installs typescript")
+	}
+	dir := approvalExample(t)
+	if code, out, errOut := runCLI(t, dir, "check", "--tools", "tools.json", "save-notes.ts"); code != exitOK {
+		t.Fatalf("check: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
