@@ -214,6 +214,18 @@ func (g *Gate) Approve(ctx context.Context, exec registry.Execution, reason stri
 	return registry.Rejected
 }
 
+// Forget drops the Always answers given in session (see Options.Session), as a server does when
+// the session ends, so that a Gate serving many sessions holds only those still alive.
+func (g *Gate) Forget(session string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k := range g.always {
+		if k.session == session {
+			delete(g.always, k)
+		}
+	}
+}
+
 // ApprovalHint is Options.Hint's text for a denied call (registry.ApprovalHinter).
 func (g *Gate) ApprovalHint(exec registry.Execution, answer registry.Approval) string {
 	if g.opts.Hint == nil || answer == registry.AllowedOnce {

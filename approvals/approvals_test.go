@@ -92,6 +92,11 @@ func TestGateOrder(t *testing.T) {
 		if got[0] != registry.AllowedOnce || got[1] != registry.AllowedOnce || got[2] != registry.Rejected || len(r.asked) != 2 {
 			t.Fatalf("got %v after %d questions", got, len(r.asked))
 		}
+		g.Forget("a")
+		r.answers = []approvals.Answer{approvals.No}
+		if got := g.Approve(a, exec("w"), ""); got != registry.Rejected || len(r.asked) != 3 {
+			t.Fatalf("after Forget: got %d after %d questions", got, len(r.asked))
+		}
 	})
 	t.Run("no answer", func(t *testing.T) {
 		g, _ := approvals.New(approvals.Options{Asker: &recorder{err: errors.New("eof")}})
