@@ -88,6 +88,18 @@ type Options struct {
 	// sub-call with the registry's pipeline stages as its events, and the runtime's compile and
 	// run (see docs/tracing.md). nil traces nothing and costs nothing per run.
 	TracerProvider trace.TracerProvider
+	// State, when set, keeps the values programs put in the state binding (state.get, set,
+	// delete, keys) between runs: a run sees the scope of its context (WithStateScope; "" by
+	// default). MemoryStore and DirStore implement it. nil: every state operation fails with
+	// NoStateMessage.
+	State StateStore
+	// NoStateMessage is the failure of a state operation when State is nil; empty means
+	// DefaultNoStateMessage, which names runcode's --state DIR flag.
+	NoStateMessage string
+	// RedactStateValues keeps the values of state operations out of the dispatch events (and
+	// so out of traces): a state.set's event records its key only, a state.get's settle event
+	// no result. Keys are always recorded.
+	RedactStateValues bool
 }
 
 // TypeChecker typechecks programs against SDK declarations. The implementation is external to
@@ -221,10 +233,19 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code;
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
+	st := &stateRun{store: cm.opts.State, scope: stateScope(ctx), noneMsg: cmp.Or(cm.opts.NoStateMessage, DefaultNoStateMessage),
+		redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
+	if cm.opts.Events != nil || trace != nil {
+		st.emit, st.timed = b.EmitAside, b.Timed()
+	}
+	// Deferred after b.Close, so it runs first: the state operations settle (and emit) before
+	// the bridge ends the run's events.
+	defer st.close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
 	if tools.compact() {
 		bindings = append(bindings, catalogNamespace(tools.sdkTools))
 	}
+	bindings = append(bindings, st.namespace())
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
 		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
@@ -238,6 +259,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	// Drain now, so that the calls the program left running have settled, and report those
 	// that failed unseen (DECISIONS row 8).
+	st.close()
 	b.Close()
 	if res.Error == nil {
 		res.Logs = append(res.Logs, unseenLines(b.Unseen())...)
