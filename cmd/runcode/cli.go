@@ -83,6 +83,12 @@ type cli struct {
 	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
 	// before the runtime opens, for the process's soft memory limit (see gc.go).
 	followMemory func(memory int64)
+	// state is --state and --max-state of run and serve; stateMode where state lives without
+	// --state (see stateOptions); sessionState, set by codeModeRegistry for serve --http, the
+	// store kept per MCP session.
+	state        stateFlags
+	stateMode    stateMode
+	sessionState *codemode.MemoryStore
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -219,6 +225,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
+	c.registerState(fs)
 	replayPath := fs.String("replay", "", "answer the sub-calls from `FILE`, a --trace file of an earlier run, instead of running any tool (without source flags, the tools are the names FILE records)")
 	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
@@ -229,6 +236,9 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return 0, &usageError{"run takes exactly one PROGRAM (a .ts/.js file, or - for stdin)"}
 	}
 	if err := lim.validate(); err != nil {
+		return 0, err
+	}
+	if err := c.state.validate(); err != nil {
 		return 0, err
 	}
 	program, err := c.readProgram(positional[0])

@@ -213,6 +213,10 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	if c.replay != nil {
 		opts.Executor = c.replay
 	}
+	if c.sessionState, err = c.state.stateOptions(&opts, c.stateMode); err != nil {
+		o.close()
+		return nil, err
+	}
 	if err := codemode.Install(reg, opts); err != nil {
 		o.close()
 		return nil, err

@@ -128,6 +128,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	var lf logFlags
 	lf.register(fs)
 	c.registerCompact(fs)
+	c.registerState(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -145,6 +146,17 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	}
 	if err := lf.validate(); err != nil {
 		return 0, err
+	}
+	if err := c.state.validate(); err != nil {
+		return 0, err
+	}
+	switch {
+	case sf.stdio:
+		c.stateMode = stateProcess
+	case sf.stateless:
+		c.stateMode = stateNoneServed
+	default:
+		c.stateMode = stateSession
 	}
 	logTo := c.stderr
 	if lf.format == "json" {
@@ -190,7 +202,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
 	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState})
 	if err != nil {
 		return 0, err
 	}
