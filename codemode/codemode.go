@@ -88,12 +88,13 @@ type Options struct {
 	// sub-call with the registry's pipeline stages as its events, and the runtime's compile and
 	// run (see docs/tracing.md). nil traces nothing and costs nothing per run.
 	TracerProvider trace.TracerProvider
-	// State, when set, keeps the values programs put in the state binding (state.get, set,
-	// delete, keys) between runs: a run sees the scope of its context (WithStateScope; "" by
-	// default). MemoryStore and DirStore implement it. nil: every state operation fails with
-	// NoStateMessage.
+	// State, when set, gives programs the state binding (state.get, set, delete, keys), whose
+	// values it keeps between runs: a run sees the scope of its context (WithStateScope; "" by
+	// default), and the SDK declares state. MemoryStore and DirStore implement it. nil: programs
+	// have no state binding.
 	State StateStore
-	// NoStateMessage is the failure of a state operation when State is nil; empty means
+	// NoStateMessage is added to the failure of a run that used state when State is nil (the
+	// program has no state binding then, so the name is the program's own); empty means
 	// DefaultNoStateMessage, which names runcode's --state DIR flag.
 	NoStateMessage string
 	// RedactStateValues keeps the values of state operations out of the dispatch events (and
@@ -233,8 +234,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code;
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
-	st := &stateRun{store: cm.opts.State, scope: stateScope(ctx), noneMsg: cmp.Or(cm.opts.NoStateMessage, DefaultNoStateMessage),
-		redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
+	st := &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
 	if cm.opts.Events != nil || trace != nil {
 		st.emit, st.timed = b.EmitAside, b.Timed()
 	}
@@ -245,7 +245,11 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	if tools.compact() {
 		bindings = append(bindings, catalogNamespace(tools.sdkTools))
 	}
-	bindings = append(bindings, st.namespace())
+	if cm.opts.State != nil {
+		// Only with a store, so that without one the name stays the program's own (a program
+		// that uses state anyway is told how to get it: see stateHint).
+		bindings = append(bindings, st.namespace())
+	}
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
 		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
@@ -265,7 +269,7 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 		res.Logs = append(res.Logs, unseenLines(b.Unseen())...)
 	}
 	if res.Error != nil {
-		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs, Notes: res.Notes}
+		f := &RunFailure{Kind: res.Error.Kind, Message: cm.stateHint(res.Error.Message), Logs: res.Logs, Notes: res.Notes}
 		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
 	}
 	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, tools.writeTool), nil

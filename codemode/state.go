@@ -1,10 +1,12 @@
 package codemode
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -197,9 +199,21 @@ func stateScope(ctx context.Context) string {
 	return s
 }
 
-// DefaultNoStateMessage is the failure of a state operation when Options.State is nil and
-// Options.NoStateMessage is empty.
+// DefaultNoStateMessage is added to the failure of a run that used state when Options.State
+// is nil and Options.NoStateMessage is empty.
 const DefaultNoStateMessage = "state is not available in this run: values are kept between runs only with a state store (runcode: --state DIR)"
+
+// stateHint adds to msg, a failed run's message, why the program could not use state: it
+// has none without a store (NoStateMessage), and with one the name is the binding's.
+func (cm *codeMode) stateHint(msg string) string {
+	switch {
+	case cm.opts.State == nil && strings.Contains(msg, "ReferenceError: "+StateGlobal+" is not defined"):
+		return msg + "\n" + cmp.Or(cm.opts.NoStateMessage, DefaultNoStateMessage)
+	case cm.opts.State != nil && strings.Contains(msg, `The symbol "`+StateGlobal+`" has already been declared`):
+		return msg + "\n" + StateGlobal + " is the binding that keeps values between runs: give the variable another name"
+	}
+	return msg
+}
 
 // stateOps are the state functions, in the order the namespace lists them.
 var stateOps = []string{"get", "set", "delete", "keys"}
@@ -365,9 +379,6 @@ func stateArgs(op string, args jsonv.Value) (key string, value jsonv.Value, err 
 
 // run does op against the store.
 func (s *stateRun) run(ctx context.Context, op, key string, value jsonv.Value) (jsonv.Value, error) {
-	if s.store == nil {
-		return jsonv.Value{}, errors.New(s.noneMsg)
-	}
 	if err := ctx.Err(); err != nil {
 		return jsonv.Value{}, fmt.Errorf("the run has ended: %w", context.Cause(ctx))
 	}

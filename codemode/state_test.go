@@ -86,11 +86,14 @@ return out`)
 		}
 	}
 	none := stateRegistry(t, codemode.Options{})
-	if got := runIn(t, none, ctx, `try { await state.keys() } catch (e) { return e.message }`); !strings.Contains(got, "--state DIR") {
+	if got := runIn(t, none, ctx, `await state.keys()`); !strings.Contains(got, "ReferenceError: state is not defined") || !strings.Contains(got, "--state DIR") {
 		t.Errorf("without a store: %s", got)
 	}
 	if got := runIn(t, none, ctx, `const state = 3; return state`); got != "3" {
 		t.Errorf("a program's own state variable: %s", got)
+	}
+	if got := runIn(t, reg, ctx, `const state = 3; return state`); !strings.Contains(got, "give the variable another name") {
+		t.Errorf("a program's own state variable beside the binding: %s", got)
 	}
 }
 

@@ -63,6 +63,9 @@ type ServerOptions struct {
 	// that has ended are dropped at the next call of any session. Leave it nil when all
 	// clients share one scope (a --state directory, or stdio's one session).
 	SessionState *codemode.MemoryStore
+	// State declares the state binding in the tool's description (codemode.SectionOptions.State):
+	// set it when the registry's codemode has a state store (codemode.Options.State).
+	State bool
 }
 
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
@@ -97,7 +100,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if !ok {
 		return nil, fmt.Errorf("mcpserve: %s is not installed: install it with codemode.New", registry.ReservedName)
 	}
-	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove})
+	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove, State: opts.State || opts.SessionState != nil})
 	if err != nil {
 		return nil, fmt.Errorf("mcpserve: %w", err)
 	}

@@ -128,6 +128,7 @@ type openRegistry struct {
 	rt           jsruntime.ClosableRuntime
 	closeSources func()
 	checker      *typecheck.Checker // --typecheck; nil without
+	state        bool               // programs have a state store (--state, or serve's memory)
 }
 
 // close stops the runtime (the worker processes of process isolation), waiting for the runs in
@@ -217,6 +218,7 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		o.close()
 		return nil, err
 	}
+	o.state = opts.State != nil
 	if err := codemode.Install(reg, opts); err != nil {
 		o.close()
 		return nil, err

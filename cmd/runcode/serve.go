@@ -202,7 +202,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
 	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState})
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState, State: opened.state})
 	if err != nil {
 		return 0, err
 	}
