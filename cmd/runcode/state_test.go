@@ -218,3 +218,43 @@ func TestStateStatelessNeedsStateDir(t *testing.T) {
 		t.Fatalf("with --state: %s", got)
 	}
 }
+
+// --trace records state operations like sub-calls, marked "binding": "state", with their keys
+// and values; a --replay of that trace answers the tool calls and leaves state to the store.
+func TestStateOperationsInTrace(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "trace.jsonl")
+	program := filepath.Join(dir, "p.ts")
+	os.WriteFile(program, []byte(`await state.set("k", {v: 1}); return [await state.get("k"), await state.keys()]`), 0o644)
+	code, out := runExe(t, "", "run", "--json", "--state", filepath.Join(dir, "s"), "--trace", trace, program)
+	if want := `{"logs":[],"result":[{"v":1},["k"]]}`; code != exitOK || strings.TrimSpace(out) != want {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for line := range strings.Lines(string(data)) {
+		var e struct {
+			Type, Name, Binding, ParentCallID string
+			Arguments, Result                 json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Type == "code-dispatch" {
+			names = append(names, fmt.Sprintf("%s %s %s %s %s", e.Name, e.Binding, e.ParentCallID, e.Arguments, e.Result))
+		}
+	}
+	want := `state.set state run-1 {"key":"k","value":{"v":1}} ` + "\n" +
+		`state.get state run-1 {"key":"k"} {"v":1}` + "\n" +
+		`state.keys state run-1 {} ["k"]`
+	if got := strings.Join(names, "\n"); got != want {
+		t.Fatalf("settle events:\n%s\nwant:\n%s", got, want)
+	}
+	code, out = runExe(t, "", "run", "--json", "--state", filepath.Join(dir, "s2"), "--replay", trace, program)
+	if want := `{"logs":[],"result":[{"v":1},["k"]]}`; code != exitOK || strings.TrimSpace(out) != want {
+		t.Fatalf("replay: exit %d: %s", code, out)
+	}
+}
