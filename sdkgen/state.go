@@ -17,7 +17,11 @@ declare const state: {
   delete(key: string): Promise<void>;
   /** Every key, in ascending order. */
   keys(): Promise<string[]>;
-};`
+};
+/** The error a state operation rejects with; operation is the one that failed ("get", "set", "delete", "keys"). */
+declare class StateError extends Error {
+  readonly operation: string;
+}`
 
 // StateSection is the paragraph a prompt appends to the SDK section where programs have a
 // state store.

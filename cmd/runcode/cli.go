@@ -348,6 +348,7 @@ func (c *cli) sdkCmd(args []string) error {
 	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
 	compact := fs.Bool("compact", false, "print the compact prompt section (tool names, summaries, catalog helpers) instead")
 	prompt := fs.Bool("prompt", false, "print exactly the prompt section a model receives about the tools, as serve presents it")
+	c.registerStateSDK(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -360,12 +361,19 @@ func (c *cli) sdkCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	text := sdkgen.DTS(codemode.SDKTools(reg))
+	text := c.dts(codemode.SDKTools(reg))
 	switch {
 	case *compact:
 		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"
+		if c.state.dir != "" {
+			text += "\n" + sdkgen.StateSection + "\n"
+		}
 	case *prompt:
-		text = codemode.PromptSectionFor(reg, codemode.Options{}) + "\n"
+		var opts codemode.Options
+		if c.state.dir != "" {
+			opts.State = codemode.NewMemoryStore(0) // declares state; nothing is stored
+		}
+		text = codemode.PromptSectionFor(reg, opts) + "\n"
 	}
 	if *out == "" {
 		_, err = io.WriteString(c.stdout, text)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/sdkgen"
 )
 
 // stateFlags are --state and --max-state of run and serve.
@@ -61,4 +62,19 @@ func (s *stateFlags) stateOptions(opts *codemode.Options, mode stateMode) (*code
 		opts.NoStateMessage = "state is not available: pass --state DIR to keep values between runs in DIR"
 	}
 	return nil, nil
+}
+
+// registerStateSDK registers --state on check, sdk and init, where it only declares state in
+// the SDK (as run and serve with a store do); DIR is not opened.
+func (c *cli) registerStateSDK(fs *flag.FlagSet) {
+	fs.StringVar(&c.state.dir, "state", "", "declare `state` in the SDK, as run --state DIR has it (DIR is not read here)")
+}
+
+// dts is sdkgen.DTS of tools, with the state declaration when --state is given.
+func (c *cli) dts(tools []sdkgen.Tool) string {
+	text := sdkgen.DTS(tools)
+	if c.state.dir != "" {
+		text += "\n" + sdkgen.StateDeclaration + "\n"
+	}
+	return text
 }

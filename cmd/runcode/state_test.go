@@ -258,3 +258,33 @@ func TestStateOperationsInTrace(t *testing.T) {
 		t.Fatalf("replay: exit %d: %s", code, out)
 	}
 }
+
+// The example keeps its count across runs, and typechecks against the SDK with state
+// declared (check --state), not without it.
+func TestStateExample(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := filepath.Join(repo, "examples", "state", "counter.ts")
+	dir := filepath.Join(t.TempDir(), "state")
+	for i := 1; i <= 2; i++ {
+		code, out := runExe(t, "", "run", "--state", dir, example)
+		if code != exitOK || !strings.HasPrefix(out, fmt.Sprintf("run: %d\n", i)) {
+			t.Fatalf("run %d: exit %d: %s", i, code, out)
+		}
+	}
+	if _, err := exec.LookPath("tsc"); err != nil {
+		t.Skip("tsc not installed")
+	}
+	if code, out := runExe(t, "", "check", "--state", dir, example); code != exitOK {
+		t.Fatalf("check --state: exit %d: %s", code, out)
+	}
+	if code, out := runExe(t, "", "check", example); code != exitFailed || !strings.Contains(out, "Cannot find name 'state'") {
+		t.Fatalf("check without --state: exit %d: %s", code, out)
+	}
+	program := `try { await state.set("", 1) } catch (e) { if (e instanceof StateError) return e.operation }`
+	if code, out := runExe(t, program, "check", "--state", dir, "-"); code != exitOK {
+		t.Fatalf("StateError is declared: exit %d: %s", code, out)
+	}
+}
