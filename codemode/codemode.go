@@ -234,20 +234,21 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code;
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
-	st := &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
-	if cm.opts.Events != nil || trace != nil {
-		st.emit, st.timed = b.EmitAside, b.Timed()
-	}
-	// Deferred after b.Close, so it runs first: the state operations settle (and emit) before
-	// the bridge ends the run's events.
-	defer st.close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
 	if tools.compact() {
 		bindings = append(bindings, catalogNamespace(tools.sdkTools))
 	}
+	// The state binding only with a store, so that without one the name stays the program's
+	// own (a program that uses state anyway is told how to get it: see stateHint).
+	var st *stateRun
 	if cm.opts.State != nil {
-		// Only with a store, so that without one the name stays the program's own (a program
-		// that uses state anyway is told how to get it: see stateHint).
+		st = &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
+		if cm.opts.Events != nil || trace != nil {
+			st.emit, st.timed = b.EmitAside, b.Timed()
+		}
+		// Deferred after b.Close, so it runs first: the state operations settle (and emit)
+		// before the bridge ends the run's events.
+		defer st.close()
 		bindings = append(bindings, st.namespace())
 	}
 	program := inv.Arguments.Lookup("code").AsString()

@@ -295,8 +295,12 @@ func (s *stateRun) work() {
 	}
 }
 
-// close refuses later operations and waits for the queued ones.
+// close refuses later operations and waits for the queued ones. A nil stateRun (no store)
+// has nothing to close.
 func (s *stateRun) close() {
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
