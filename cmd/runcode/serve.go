@@ -130,6 +130,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	c.registerCompact(fs)
 	var appr approvalFlags
 	appr.register(fs)
+	c.registerState(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -152,6 +153,17 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		return 0, err
 	}
 	src.noApprovals = appr.none
+	if err := c.state.validate(); err != nil {
+		return 0, err
+	}
+	switch {
+	case sf.stdio:
+		c.stateMode = stateProcess
+	case sf.stateless:
+		c.stateMode = stateNoneServed
+	default:
+		c.stateMode = stateSession
+	}
 	logTo := c.stderr
 	if lf.format == "json" {
 		c.stderr = &lineLogger{logger: lf.logger(logTo)} // every line of stderr a JSON record
@@ -205,7 +217,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
 	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, Scope: reg.NewScope("serve", nil), CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState, State: opened.state})
 	if err != nil {
 		return 0, err
 	}
