@@ -346,17 +346,26 @@ func (p *Prepared) askApprover(a Approver, reason string) PreDecision {
 		return Deny(fmt.Sprintf("tool %q requires approval, but the call has no agent to route it through", name))
 	}
 	var answer Approval
+	var why string
 	func() {
 		defer func() {
 			if x := recover(); x != nil {
 				answer = Unavailable
 			}
 		}()
-		answer = a.Approve(p.ctx, p.exec, reason)
+		if ea, ok := a.(ExplainingApprover); ok {
+			answer, why = ea.ApproveExplained(p.ctx, p.exec, reason)
+		} else {
+			answer = a.Approve(p.ctx, p.exec, reason)
+		}
 	}()
-	switch answer {
-	case AllowedOnce:
+	switch {
+	case answer == AllowedOnce:
 		return Allow()
+	case why != "":
+		return Deny(why)
+	}
+	switch answer {
 	case Rejected:
 		return Deny(fmt.Sprintf("the user rejected tool %q", name))
 	case Cancelled:

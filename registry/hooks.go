@@ -109,6 +109,16 @@ type Approver interface {
 	Approve(ctx context.Context, exec Execution, reason string) Approval
 }
 
+// ExplainingApprover is an Approver that can say why it did not allow a call. When the
+// registry's Approver implements it, ApproveExplained is called instead of Approve, and a
+// non-empty why replaces the registry's message of the denial (which still carries the code
+// APPROVAL_DENIED): for example, that the client cannot ask a person and how to approve the
+// tool instead.
+type ExplainingApprover interface {
+	Approver
+	ApproveExplained(ctx context.Context, exec Execution, reason string) (answer Approval, why string)
+}
+
 // ApproverFunc adapts a function to Approver.
 type ApproverFunc func(ctx context.Context, exec Execution, reason string) Approval
 

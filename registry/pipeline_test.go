@@ -491,6 +491,9 @@ func TestRequiresApprovalAsksTheApprover(t *testing.T) {
 		{"no approver", nil, nil, `Error: tool "t" requires approval (not yet supported)`},
 		{"allowed", answer(registry.AllowedOnce), nil, "ran"},
 		{"rejected", answer(registry.Rejected), nil, `Error: the user rejected tool "t"`},
+		{"an explaining approver says why", explained{registry.Unavailable, "the client cannot ask a person"}, nil, "Error: the client cannot ask a person"},
+		{"an explaining approver's plain denial", explained{registry.Cancelled, ""}, nil, `Error: approval for tool "t" was cancelled`},
+		{"an explaining approver allows", explained{registry.AllowedOnce, "ignored"}, nil, "ran"},
 		{"an Allow does not waive it", answer(registry.Rejected), func(context.Context, registry.Execution, func() registry.PreDecision) registry.PreDecision {
 			return registry.Allow()
 		}, `Error: the user rejected tool "t"`},
@@ -526,4 +529,18 @@ func TestRequiresApprovalAsksTheApprover(t *testing.T) {
 			}
 		})
 	}
+}
+
+// explained is an ExplainingApprover with a fixed answer and explanation.
+type explained struct {
+	answer registry.Approval
+	why    string
+}
+
+func (e explained) Approve(context.Context, registry.Execution, string) registry.Approval {
+	panic("the registry asked Approve of an ExplainingApprover")
+}
+
+func (e explained) ApproveExplained(context.Context, registry.Execution, string) (registry.Approval, string) {
+	return e.answer, e.why
 }
