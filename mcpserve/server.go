@@ -4,6 +4,7 @@ package mcpserve
 // in its description, to any MCP client.
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -57,6 +58,15 @@ type ServerOptions struct {
 	// MaxReplyBytes bounds one reply, as a JSON-RPC message (zero: DefaultMaxReplyBytes): a
 	// larger one loses its structuredContent, then its content is cut with a marker.
 	MaxReplyBytes int
+	// ApprovalTimeout is how long a call that needs approval waits for the person's answer to
+	// an elicitation/create request before it is denied (zero: DefaultApprovalTimeout); the
+	// run's own wall time bounds the wait too. See Approver.
+	ApprovalTimeout time.Duration
+	// RequestStateKey signs the request state of in-band approvals (input_required results,
+	// SEP-2322), so that a retry with a changed state is refused; at least
+	// MinRequestStateKeyBytes. nil: a random key of this server, so a retry must come back to
+	// this server: replicas that serve one deployment statelessly need the same key.
+	RequestStateKey []byte
 }
 
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
@@ -125,7 +135,26 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if mode == StructuredAlways {
 		outputSchema = json.RawMessage(OutputSchema)
 	}
-	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun, reply: replyShaper{mode: mode, maxBytes: maxReply}}
+	key := opts.RequestStateKey
+	switch {
+	case key == nil:
+		key = newStateKey()
+	case len(key) < MinRequestStateKeyBytes:
+		return nil, fmt.Errorf("mcpserve: ServerOptions.RequestStateKey must be at least %d bytes, got %d", MinRequestStateKeyBytes, len(key))
+	}
+	if opts.ApprovalTimeout < 0 {
+		return nil, fmt.Errorf("mcpserve: ServerOptions.ApprovalTimeout must not be negative, got %s", opts.ApprovalTimeout)
+	}
+	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun, reply: replyShaper{mode: mode, maxBytes: maxReply},
+		approvalTimeout: cmp.Or(opts.ApprovalTimeout, DefaultApprovalTimeout), stateKey: bytes.Clone(key)}
+	// The in-band approvals' record and replay of a run's calls (see runApprovals.wrap).
+	reg.WrapExecute(func(ctx context.Context, exec registry.Execution, next func(context.Context) registry.Result) registry.Result {
+		ra, _ := ctx.Value(approvalsKey{}).(*runApprovals)
+		if ra == nil || ra.owner != h || ra.form != formInBand || exec.CallID == ra.callID {
+			return next(ctx)
+		}
+		return ra.wrap(ctx, exec, next)
+	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	destructive, openWorld := true, true
 	srv.AddTool(&mcp.Tool{
@@ -159,6 +188,9 @@ type runHandler struct {
 	onRun    func(RunReport) // nil: no reports
 	calls    atomic.Int64    // calls so far, for unique call ids
 	reply    replyShaper
+
+	approvalTimeout time.Duration
+	stateKey        []byte // signs in-band approvals' request states
 }
 
 // ShuttingDown is the text of a call refused because the server is draining.
@@ -198,6 +230,14 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		defer leave()
 		ctx = runCtx
 	}
+	ra, refused := h.approvals(req, rep)
+	if refused != nil {
+		return refused
+	}
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	ra.stop = stop
+	ctx = context.WithValue(runCtx, approvalsKey{}, ra)
 	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
@@ -235,6 +275,11 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		res = h.reg.Execute(ctx, call)
 	}
 	rep.SubCalls = int(subCalls.Load())
+	if ra.form == formInBand {
+		if out := h.inBandResult(ra, rep); out != nil {
+			return out
+		}
+	}
 	rep.Outcome, rep.Kind = outcomeOf(res)
 	return toolResult(res, rep.Outcome)
 }

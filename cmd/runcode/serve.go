@@ -189,8 +189,19 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
+	stateKey, err := requestStateKey()
+	if err != nil {
+		return 0, err
+	}
+	if stateKey == nil && sf.stateless {
+		fmt.Fprintf(c.stderr, "runcode: warning: $%s is not set, so this replica signs in-band approval states with a key of its own: a client's retry that lands on another replica is refused; give every replica the same key\n", requestStateKeyEnv)
+	}
+	// Calls that need approval are put to the person behind the client (mcpserve.Approver); the
+	// registry routes approvals through an agent, the scope that serve's calls run in.
+	reg.SetApprover(mcpserve.Approver())
 	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply)})
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply),
+		Scope: reg.NewScope("serve", nil), ApprovalTimeout: approvalTimeout(lim.timeout), RequestStateKey: stateKey})
 	if err != nil {
 		return 0, err
 	}
@@ -303,3 +314,26 @@ type nopWriteCloser struct{ io.Writer }
 
 // Close does nothing.
 func (nopWriteCloser) Close() error { return nil }
+
+// requestStateKeyEnv names the key that signs the request state of in-band approvals
+// (mcpserve.ServerOptions.RequestStateKey): the same on every replica of a stateless deployment.
+const requestStateKeyEnv = "RUNCODE_REQUEST_STATE_KEY"
+
+// requestStateKey returns the key in $RUNCODE_REQUEST_STATE_KEY, or nil when it is not set.
+func requestStateKey() ([]byte, error) {
+	key := strings.TrimSpace(os.Getenv(requestStateKeyEnv))
+	switch {
+	case key == "":
+		return nil, nil
+	case len(key) < mcpserve.MinRequestStateKeyBytes:
+		return nil, &usageError{fmt.Sprintf("$%s must be at least %d bytes (a random string; the same on every replica), got %d", requestStateKeyEnv, mcpserve.MinRequestStateKeyBytes, len(key))}
+	}
+	return []byte(key), nil
+}
+
+// approvalTimeout is how long serve waits for a person's approval: mcpserve.DefaultApprovalTimeout,
+// or three quarters of the run's wall time when that is shorter, so that the program still has
+// time to handle the denial (DECISIONS row 95).
+func approvalTimeout(wall time.Duration) time.Duration {
+	return min(mcpserve.DefaultApprovalTimeout, wall*3/4)
+}
