@@ -113,6 +113,11 @@ type runApprovals struct {
 	made     []recordedCall
 	ask      *pendingCall
 	diverged string
+	// running counts the calls executing for real (the approved pending call from its approval
+	// on); changed is closed and replaced whenever it drops, for the wait before a stop.
+	running        int
+	changed        chan struct{}
+	pendingRunning bool // the approved pending call is counted in running and has not ended
 }
 
 const (
@@ -127,9 +132,9 @@ func (ra *runApprovals) approve(ctx context.Context, exec registry.Execution) (r
 	case formSession:
 		return ra.elicit(ctx, exec)
 	case formInBand:
-		return ra.inBand(exec)
+		return ra.inBand(ctx, exec)
 	}
-	return registry.Unavailable, fmt.Sprintf("tool %q requires approval, but this MCP client cannot ask a person (it did not declare the elicitation capability); approve it where runcode serve runs instead: --approve %s, or --yes for every tool", exec.Name, exec.Name)
+	return registry.Unavailable, fmt.Sprintf("tool %q requires approval, but this MCP client cannot ask a person (it did not declare the elicitation capability, or it speaks a protocol older than 2026-07-28 to a stateless server, which cannot send it requests); approve it where runcode serve runs instead: --approve %s, or --yes for every tool", exec.Name, exec.Name)
 }
 
 // elicit asks the person with elicitation/create and waits for the answer, for at most the
@@ -164,7 +169,7 @@ func answerOf(name, action string) (registry.Approval, string) {
 
 // inBand decides a call of an in-band run: a recorded call keeps its recorded approval, the
 // call the person answered gets the answer, and any other call stops the run to ask.
-func (ra *runApprovals) inBand(exec registry.Execution) (registry.Approval, string) {
+func (ra *runApprovals) inBand(ctx context.Context, exec registry.Execution) (registry.Approval, string) {
 	args := argumentsJSON(exec.Arguments)
 	ra.mu.Lock()
 	defer ra.mu.Unlock()
@@ -177,7 +182,12 @@ func (ra *runApprovals) inBand(exec registry.Execution) (registry.Approval, stri
 	if ra.pending != nil && !ra.taken {
 		if ra.pending.Name == exec.Name && string(ra.pending.Args) == string(args) {
 			ra.taken = true
-			return answerOf(exec.Name, ra.answer)
+			answer, why := answerOf(exec.Name, ra.answer)
+			if answer == registry.AllowedOnce {
+				ra.running++ // from now: a call that asks next waits for it to end
+				ra.pendingRunning = true
+			}
+			return answer, why
 		}
 		ra.diverged = fmt.Sprintf("the program diverged from the run the person answered: it asked to call tool %q with arguments %s where the answer was for tool %q with arguments %s; a program whose calls change from one run to the next cannot be approved in-band", exec.Name, cut(string(args), 200), ra.pending.Name, cut(string(ra.pending.Args), 200))
 		ra.stop(errDiverged)
@@ -185,6 +195,17 @@ func (ra *runApprovals) inBand(exec registry.Execution) (registry.Approval, stri
 	}
 	if ra.ask == nil {
 		ra.ask = &pendingCall{Name: exec.Name, Args: args}
+		// The calls executing for real end first, so that their results are in the record
+		// and they do not run again in the next round; no call starts meanwhile (wrap).
+		for ra.running > 0 && ctx.Err() == nil {
+			changed := ra.changed
+			ra.mu.Unlock()
+			select {
+			case <-changed:
+			case <-ctx.Done():
+			}
+			ra.mu.Lock()
+		}
 		ra.stop(errInputRequired)
 	}
 	return registry.Cancelled, fmt.Sprintf("approval for tool %q: the run stopped to ask the person", exec.Name)
@@ -201,13 +222,28 @@ func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next 
 		ra.mu.Unlock()
 		return r.result()
 	}
+	ra.mu.Lock()
+	if ra.ask != nil { // the run is stopping to ask: nothing more runs; the call runs in the next round
+		ra.mu.Unlock()
+		return registry.Result{IsError: true, Err: &registry.Error{Code: registry.CodeAbortedBeforeDispatch, Name: "AbortError", Message: "tool call aborted before dispatch: the run stopped to ask the person for approval"},
+			Content: []registry.Content{registry.TextContent("Error: tool call aborted before dispatch: the run stopped to ask the person for approval")}}
+	}
+	if ra.pendingRunning && ra.pending.Name == exec.Name && string(ra.pending.Args) == string(args) {
+		ra.pendingRunning = false // counted since its approval
+	} else {
+		ra.running++
+	}
+	ra.mu.Unlock()
 	res := next(ctx)
-	if ctx.Err() != nil || res.Err != nil && (res.Err.Code == registry.CodeAborted || res.Err.Code == registry.CodeAbortedBeforeDispatch) {
+	ra.mu.Lock()
+	defer ra.mu.Unlock()
+	ra.running--
+	close(ra.changed)
+	ra.changed = make(chan struct{})
+	if res.Err != nil && (res.Err.Code == registry.CodeAborted || res.Err.Code == registry.CodeAbortedBeforeDispatch) {
 		return res // the run is ending: the call runs again in the next round
 	}
-	ra.mu.Lock()
 	ra.made = append(ra.made, recordOf(exec.Name, args, res))
-	ra.mu.Unlock()
 	return res
 }
 
@@ -305,7 +341,7 @@ const multiRoundTripVersion = "2026-07-28"
 // for a retry the verified request state and the person's answer. A retry whose state or answer
 // cannot be used is refused (the returned result) before any program runs.
 func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runApprovals, *mcp.CallToolResult) {
-	ra := &runApprovals{owner: h, callID: rep.CallID, description: rep.Description, timeout: h.approvalTimeout}
+	ra := &runApprovals{owner: h, callID: rep.CallID, description: rep.Description, timeout: h.approvalTimeout, changed: make(chan struct{})}
 	if req.Session != nil {
 		if ip := req.Session.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil {
 			if ip.ProtocolVersion >= multiRoundTripVersion {

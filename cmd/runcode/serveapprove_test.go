@@ -54,7 +54,7 @@ func TestServeStdioApprovalsOfficialClient(t *testing.T) {
 		{mode: "accept", want: "ran: noted", ran: 1, asked: true},
 		{mode: "decline", want: `denied: the user declined tool "note"`, asked: true},
 		{mode: "cancel", want: `denied: approval for tool "note" was cancelled by the user`, asked: true},
-		{mode: "none", want: `denied: tool "note" requires approval, but this MCP client cannot ask a person (it did not declare the elicitation capability); approve it where runcode serve runs instead: --approve note, or --yes`, maxMs: 5000},
+		{mode: "none", want: `denied: tool "note" requires approval, but this MCP client cannot ask a person (it did not declare the elicitation capability, or it speaks a protocol older than 2026-07-28 to a stateless server, which cannot send it requests); approve it where runcode serve runs instead: --approve note, or --yes`, maxMs: 5000},
 		{mode: "silent", flags: []string{"--timeout", "4s"}, want: `denied: tool "note" was denied: nobody answered the approval request within 3s`, asked: true, minMs: 3000},
 		{mode: "slow:3000", flags: []string{"--cpu", "1s"}, want: "ran: noted", ran: 1, asked: true, minMs: 3000},
 		{mode: "abort", asked: true, callErr: true},

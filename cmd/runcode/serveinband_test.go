@@ -263,3 +263,31 @@ func TestServeStatelessInBandRefusesForeignState(t *testing.T) {
 		})
 	}
 }
+
+// A program whose calls change between the run the person answered and its replay cannot use
+// the answer: here the note's text is random, so the retry asks for another call than the one
+// approved. The retry fails saying so, and note never runs.
+func TestServeStatelessInBandDivergedProgram(t *testing.T) {
+	dir, manifest := inBandDir(t)
+	t.Setenv(requestStateKeyEnv, "a key shared by the replicas of this test")
+	f := startSplitFleet(t, t.TempDir(), "--tools", manifest)
+	var asked []string
+	cs := f.connect(t, "accept", true, &asked)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code := `await tools.stamp({}); return await tools.note({ text: "hello " + Math.random() });`
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "a random note", "code": code}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `the program diverged from the run the person answered: it asked to call tool "note" with arguments {"text":"hello 0.`
+	if got := textOf(res); !res.IsError || !strings.Contains(got, want) {
+		t.Fatalf("the run: isError %v, text %q, want %q", res.IsError, got, want)
+	}
+	if len(asked) != 1 {
+		t.Errorf("asked %d times, want once", len(asked))
+	}
+	if n := lines(t, filepath.Join(dir, "notes.log"), "hello"); n != 0 {
+		t.Errorf("note ran %d times", n)
+	}
+}
