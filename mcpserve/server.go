@@ -90,6 +90,11 @@ type ServerOptions struct {
 // program runs: one every ProgressInterval (a heartbeat with the elapsed time) and one when
 // sub-calls settle (coalesced when they settle faster than the client reads). Progress is the
 // elapsed time in seconds; the message counts the settled sub-calls.
+//
+// Each call carries what Approver needs to put the program's calls that need approval to the
+// client's person (see the package documentation, Approvals). For the in-band form, NewServer
+// adds one around-dispatch wrapper to reg (Registry.WrapExecute) that records the calls of this
+// server's runs and gives a retry their recorded results; it leaves every other call alone.
 func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) {
 	if reg == nil {
 		return nil, errors.New("mcpserve: NewServer needs a registry")
