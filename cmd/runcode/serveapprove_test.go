@@ -29,13 +29,14 @@ const approvalProgram = `try {
   return "denied: " + e.message;
 }`
 
-// serve --stdio asks the person behind the official TypeScript client (which declared
+// serve asks the person behind the official TypeScript client (which declared
 // elicitation) before a tool that needs approval runs: accept runs it once; decline and cancel
 // deny it with APPROVAL_DENIED, which the program catches; a client without the capability is
 // denied at once, with how to approve instead; nobody answering is denied after the approval
 // timeout (three quarters of --timeout); a client that cancels its call withdraws the question
-// and the tool does not run; the wait is wall time only, not --cpu. The session goes on.
-func TestServeStdioApprovalsOfficialClient(t *testing.T) {
+// and the tool does not run; the wait is wall time only, not --cpu. The session goes on. Over
+// --http too.
+func TestServeApprovalsOfficialClient(t *testing.T) {
 	node, sdk := officialMCPSDK(t)
 	exe, err := os.Executable()
 	if err != nil {
@@ -50,6 +51,7 @@ func TestServeStdioApprovalsOfficialClient(t *testing.T) {
 		minMs   int // the run took at least this long
 		maxMs   int // and at most this long
 		callErr bool
+		http    bool // serve --http instead of --stdio
 	}{
 		{mode: "accept", want: "ran: noted", ran: 1, asked: true},
 		{mode: "decline", want: `denied: the user declined tool "note"`, asked: true},
@@ -58,8 +60,14 @@ func TestServeStdioApprovalsOfficialClient(t *testing.T) {
 		{mode: "silent", flags: []string{"--timeout", "4s"}, want: `denied: tool "note" was denied: nobody answered the approval request within 3s`, asked: true, minMs: 3000},
 		{mode: "slow:3000", flags: []string{"--cpu", "1s"}, want: "ran: noted", ran: 1, asked: true, minMs: 3000},
 		{mode: "abort", asked: true, callErr: true},
+		{mode: "accept", want: "ran: noted", ran: 1, asked: true, http: true},
+		{mode: "abort", asked: true, callErr: true, http: true},
 	} {
-		t.Run(strings.Split(c.mode, ":")[0], func(t *testing.T) {
+		name := strings.Split(c.mode, ":")[0]
+		if c.http {
+			name += " over HTTP"
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			manifest := filepath.Join(dir, "tools.json")
 			program := filepath.Join(dir, "program.ts")
@@ -72,6 +80,10 @@ func TestServeStdioApprovalsOfficialClient(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			args := append([]string{filepath.Join("testdata", "tselicit.cjs"), sdk, c.mode, program, exe, "serve", "--stdio", "--tools", manifest, "--workspace", t.TempDir()}, c.flags...)
+			if c.http {
+				endpoint := startServeHTTP(t, append([]string{"--tools", manifest, "--workspace", t.TempDir()}, c.flags...)...)
+				args = []string{filepath.Join("testdata", "tselicit.cjs"), sdk, c.mode, program, endpoint}
+			}
 			cmd := exec.CommandContext(ctx, node, args...)
 			cmd.Env = append(os.Environ(), cliEnv+"=1")
 			out, err := cmd.CombinedOutput()

@@ -1,17 +1,19 @@
 // The official TypeScript MCP client against `runcode serve --stdio`, answering the server's
-// approval requests (elicitation/create), for TestServeStdioApprovalsOfficialClient. Usage:
+// approval requests (elicitation/create), for TestServeApprovalsOfficialClient. Usage:
 // node tselicit.cjs SDK_DIR MODE PROGRAM_FILE COMMAND ARG… (SDK_DIR is the @modelcontextprotocol/sdk
 // package directory; the client starts COMMAND ARG… as its server). MODE says how the person
 // answers: accept, decline, cancel, none (the client declares no elicitation capability),
 // silent (never answers), slow:MS (accepts after MS milliseconds), abort (the client cancels
 // its run_code call while the question is open). It calls run_code with the program in
 // PROGRAM_FILE, then `return 1 + 1` on the same session, and prints one JSON line per step.
+// With an http:// URL for COMMAND, it connects to `runcode serve --http` there instead.
 const fs = require('fs');
 const path = require('path');
 const [sdkDir, mode, programFile, command, ...args] = process.argv.slice(2);
 const req = (m) => require(path.join(sdkDir, 'dist', 'cjs', m));
 const { Client } = req('client/index.js');
 const { StdioClientTransport } = req('client/stdio.js');
+const { StreamableHTTPClientTransport } = req('client/streamableHttp.js');
 const { ElicitRequestSchema } = req('types.js');
 
 const print = (step, x) => console.log(JSON.stringify({ step, ...x }));
@@ -28,7 +30,9 @@ const call = async (client, code, signal) => {
 };
 
 (async () => {
-  const transport = new StdioClientTransport({ command, args, env: process.env, stderr: 'ignore' });
+  const transport = /^https?:/.test(command)
+    ? new StreamableHTTPClientTransport(new URL(command))
+    : new StdioClientTransport({ command, args, env: process.env, stderr: 'ignore' });
   const client = new Client({ name: 'tselicit', version: '0' }, mode === 'none' ? {} : { capabilities: { elicitation: {} } });
   client.onerror = (e) => print('transport-error', { error: String(e && e.message) });
   if (mode !== 'none') {
@@ -57,6 +61,7 @@ const call = async (client, code, signal) => {
   print('run', await call(client, fs.readFileSync(programFile, 'utf8'), run.signal));
   await sleep(300); // for the withdrawal of a question to arrive
   print('after', await call(client, 'return 1 + 1'));
+  client.onerror = () => {}; // closing aborts the HTTP client's standalone stream
   await client.close();
 })().catch((e) => {
   console.error(e);
