@@ -110,7 +110,7 @@ type runApprovals struct {
 	taken   bool // the pending call came and took the answer
 	// What this run did: the calls made, with their results, in the order they settled; the call
 	// it stopped at (ask); why it diverged from the record.
-	made     []recordedCall
+	made     []madeCall
 	ask      *pendingCall
 	diverged string
 	// running counts the calls executing for real (the approved pending call from its approval
@@ -212,15 +212,21 @@ func (ra *runApprovals) inBand(ctx context.Context, exec registry.Execution) (re
 }
 
 // wrap is the in-band run's around-dispatch wrapper of its sub-calls: a call of the record gets
-// its recorded result without running again; every other call runs. Both are recorded for the
-// next round.
+// its recorded result without running again; every other call runs. Both are kept for the
+// record of the next round, which is only encoded when the run stops to ask.
 func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next func(context.Context) registry.Result) registry.Result {
-	args := argumentsJSON(exec.Arguments)
-	if r, ok := ra.replayed(exec.Name, args); ok {
-		ra.mu.Lock()
-		ra.made = append(ra.made, r)
-		ra.mu.Unlock()
-		return r.result()
+	var args []byte // exec's arguments as JSON, when a comparison needs them
+	ra.mu.Lock()
+	replaying := len(ra.record) > 0 || ra.pendingRunning
+	ra.mu.Unlock()
+	if replaying {
+		args = argumentsJSON(exec.Arguments)
+		if r, ok := ra.replayed(exec.Name, args); ok {
+			ra.mu.Lock()
+			ra.made = append(ra.made, madeCall{recorded: &r})
+			ra.mu.Unlock()
+			return r.result()
+		}
 	}
 	ra.mu.Lock()
 	if ra.ask != nil { // the run is stopping to ask: nothing more runs; the call runs in the next round
@@ -243,8 +249,24 @@ func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next 
 	if res.Err != nil && (res.Err.Code == registry.CodeAborted || res.Err.Code == registry.CodeAbortedBeforeDispatch) {
 		return res // the run is ending: the call runs again in the next round
 	}
-	ra.made = append(ra.made, recordOf(exec.Name, args, res))
+	ra.made = append(ra.made, madeCall{name: exec.Name, args: exec.Arguments, res: res})
 	return res
+}
+
+// madeCall is a call an in-band run made: replayed from the record, or run with its result.
+type madeCall struct {
+	recorded *recordedCall
+	name     string
+	args     jsonv.Value
+	res      registry.Result
+}
+
+// record returns the call as the request state records it.
+func (m madeCall) record() recordedCall {
+	if m.recorded != nil {
+		return *m.recorded
+	}
+	return recordOf(m.name, argumentsJSON(m.args), m.res)
 }
 
 // replayed takes the record's entry for a call: one whose approval the call claimed first, else
@@ -333,6 +355,11 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // answered input_required (the in-band form): the client retries once the person answered.
 const KindInputRequired = "input-required"
 
+// stateReplyOverhead is room kept in a reply for what an input_required result holds beside its
+// request state: the question (at most maxShownArguments of arguments, besides the call's
+// arguments themselves counted apart) and the JSON-RPC envelope.
+const stateReplyOverhead = 8 << 10
+
 // multiRoundTripVersion is the first protocol version with multi round-trip requests (SEP-2322),
 // where servers may no longer send elicitation/create while serving a call.
 const multiRoundTripVersion = "2026-07-28"
@@ -389,9 +416,16 @@ func (h *runHandler) inBandResult(ra *runApprovals, rep *RunReport) *mcp.CallToo
 	if ask == nil {
 		return nil
 	}
-	st := requestState{Version: requestStateVersion, Program: programDigest(rep.Program, rep.Description), Issued: time.Now().Unix(), Calls: made, Pending: *ask}
-	if st.Calls == nil {
-		st.Calls = []recordedCall{}
+	st := requestState{Version: requestStateVersion, Program: programDigest(rep.Program, rep.Description), Issued: time.Now().Unix(), Calls: make([]recordedCall, len(made)), Pending: *ask}
+	for i, m := range made {
+		st.Calls[i] = m.record()
+	}
+	state := signState(h.stateKey, st)
+	if room := h.reply.maxBytes - stateReplyOverhead - len(ask.Args); len(state) > room {
+		msg := fmt.Sprintf("tool %q needs approval, but the results of the %d calls made before it take %d bytes in the request state, more than one reply may carry (%d bytes); make the call that needs approval before calls that return much, or have it approved where the server runs (--approve %s)", ask.Name, len(made), len(state), room, ask.Name)
+		res, outcome := failureResult(string(codemode.KindOutputLimit), msg)
+		rep.Kind, rep.Outcome = string(codemode.KindOutputLimit), outcome
+		return res
 	}
 	rep.Kind = KindInputRequired
 	rep.Outcome = jsonv.ObjectValue(
@@ -399,6 +433,6 @@ func (h *runHandler) inBandResult(ra *runApprovals, rep *RunReport) *mcp.CallToo
 		jsonv.Member{Key: "inputRequired", Value: jsonv.StringValue(fmt.Sprintf("approval of tool %q", ask.Name))})
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{approvalInputKey: approvalRequest(ask.Name, ask.Args, rep.Description)},
-		RequestState:  signState(h.stateKey, st),
+		RequestState:  state,
 	}
 }

@@ -21,7 +21,7 @@ type dangerIn struct {
 }
 
 // approvalRegistry has count (no approval) and danger (needs approval), each counting its runs,
-// with mcpserve.Approver installed; it returns the scope to serve.
+// and pad (1,000 characters), with mcpserve.Approver installed; it returns the scope to serve.
 func approvalRegistry(t *testing.T, counted, dangered *atomic.Int64) (*registry.Registry, *registry.Scope) {
 	t.Helper()
 	reg := registry.New()
@@ -39,7 +39,13 @@ func approvalRegistry(t *testing.T, counted, dangered *atomic.Int64) (*registry.
 			return int(counted.Add(1)), nil
 		},
 	})
-	if _, err := reg.Register(danger, count); err != nil {
+	pad := registry.MustDefine(registry.TypedTool[struct{}, string]{
+		Name: "pad", Description: "Return 1,000 characters.",
+		Execute: func(context.Context, *registry.Invocation, struct{}) (string, error) {
+			return strings.Repeat("x", 1000), nil
+		},
+	})
+	if _, err := reg.Register(danger, count, pad); err != nil {
 		t.Fatal(err)
 	}
 	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{})
@@ -107,6 +113,35 @@ return r.join(" ");`)
 	}
 	if counted.Load() != 1 || dangered.Load() != 3 || asked.Load() != 3 {
 		t.Errorf("count ran %d times (want 1), danger %d (want 3); asked %d times (want 3)", counted.Load(), dangered.Load(), asked.Load())
+	}
+}
+
+// A request state that would not fit one reply (ServerOptions.MaxReplyBytes) is not sent: the
+// call fails saying why and how else to approve, and the tool does not run.
+func TestServerInBandStateOverTheReplyLimit(t *testing.T) {
+	var counted, dangered atomic.Int64
+	reg, scope := approvalRegistry(t, &counted, &dangered)
+	var asked atomic.Int64
+	cs := srvConnect(t, reg, mcpserve.ServerOptions{Scope: scope, MaxReplyBytes: 16 << 10}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Add(1)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// Twenty calls of pad, each recorded with its result of 1,000 characters.
+	res, err := srvCallRunCode(ctx, cs, `for (let i = 0; i < 20; i++) await tools.pad({});
+return await tools.danger({ n: 1 });`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `tool "danger" needs approval, but the results of the 20 calls made before it take`
+	if got := strings.Join(srvTexts(res), ""); !res.IsError || !strings.Contains(got, want) || !strings.Contains(got, "--approve danger") {
+		t.Fatalf("the run: isError %v, %q, want %q", res.IsError, got, want)
+	}
+	if asked.Load() != 0 || dangered.Load() != 0 {
+		t.Errorf("asked %d times, danger ran %d times", asked.Load(), dangered.Load())
 	}
 }
 
