@@ -59,6 +59,7 @@ func TestServeApprovalsOfficialClient(t *testing.T) {
 		{mode: "none", want: `denied: tool "note" requires approval, but this MCP client cannot ask a person (it did not declare the elicitation capability, or it speaks a protocol older than 2026-07-28 to a stateless server, which cannot send it requests); approve it where runcode serve runs instead: --approve note, or --yes`, maxMs: 5000},
 		{mode: "silent", flags: []string{"--timeout", "4s"}, want: `denied: tool "note" was denied: nobody answered the approval request within 3s`, asked: true, minMs: 3000},
 		{mode: "slow:3000", flags: []string{"--cpu", "1s"}, want: "ran: noted", ran: 1, asked: true, minMs: 3000},
+		{mode: "slow:3000", flags: []string{"--cpu", "1s", "--isolation", "inprocess"}, want: "ran: noted", ran: 1, asked: true, minMs: 3000},
 		{mode: "abort", asked: true, callErr: true},
 		{mode: "accept", want: "ran: noted", ran: 1, asked: true, http: true},
 		{mode: "abort", asked: true, callErr: true, http: true},
@@ -66,6 +67,9 @@ func TestServeApprovalsOfficialClient(t *testing.T) {
 		name := strings.Split(c.mode, ":")[0]
 		if c.http {
 			name += " over HTTP"
+		}
+		if strings.Contains(strings.Join(c.flags, " "), "inprocess") {
+			name += " in-process"
 		}
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
