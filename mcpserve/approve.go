@@ -370,7 +370,9 @@ const multiRoundTripVersion = "2026-07-28"
 func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runApprovals, *mcp.CallToolResult) {
 	ra := &runApprovals{owner: h, callID: rep.CallID, description: rep.Description, timeout: h.approvalTimeout, changed: make(chan struct{})}
 	if req.Session != nil {
-		if ip := req.Session.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil {
+		// A client that declared only URL elicitation cannot show a form (none declared: both).
+		if ip := req.Session.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil &&
+			(ip.Capabilities.Elicitation.Form != nil || ip.Capabilities.Elicitation.URL == nil) {
 			if ip.ProtocolVersion >= multiRoundTripVersion {
 				ra.form = formInBand
 			} else {
