@@ -186,6 +186,9 @@ func (ra *runApprovals) inBand(ctx context.Context, exec registry.Execution) (re
 			if answer == registry.AllowedOnce {
 				ra.running++ // from now: a call that asks next waits for it to end
 				ra.pendingRunning = true
+			} else { // the denial is recorded, so that later rounds give it again without asking
+				ra.made = append(ra.made, madeCall{recorded: &recordedCall{Name: exec.Name, Args: args,
+					Error: &recordedError{Code: string(registry.CodeApprovalDenied), Message: why}}})
 			}
 			return answer, why
 		}

@@ -89,6 +89,39 @@ return c + " " + a + " " + b;`)
 	}
 }
 
+// A declined call is recorded with its denial: a later round gives the program the same
+// APPROVAL_DENIED without asking again, and the rounds go on to the next question.
+func TestServerInBandDenialIsReplayed(t *testing.T) {
+	var counted, dangered atomic.Int64
+	reg, scope := approvalRegistry(t, &counted, &dangered)
+	var asked atomic.Int64
+	cs := srvConnect(t, reg, mcpserve.ServerOptions{Scope: scope}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Add(1)
+			if strings.Contains(req.Params.Message, `"n": 1`) {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := srvCallRunCode(ctx, cs, `let a;
+try { a = await tools.danger({ n: 1 }); } catch (e) { a = e.message; }
+const b = await tools.danger({ n: 2 });
+const c = await tools.danger({ n: 3 });
+return a + "|" + b + "|" + c;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(srvTexts(res), ""); res.IsError || got != `the user declined tool "danger"|20|30` {
+		t.Fatalf("the run: isError %v, %q", res.IsError, got)
+	}
+	if dangered.Load() != 2 || asked.Load() != 3 {
+		t.Errorf("danger ran %d times (want 2); asked %d times (want 3)", dangered.Load(), asked.Load())
+	}
+}
+
 // Calls made at once that need approval are asked about one per round; a call approved in one
 // round finishes before the run stops for the next question, so it is recorded and runs once.
 func TestServerInBandApprovalsOfParallelCalls(t *testing.T) {
