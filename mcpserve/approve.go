@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -118,6 +119,8 @@ type runApprovals struct {
 	running        int
 	changed        chan struct{}
 	pendingRunning bool // the approved pending call is counted in running and has not ended
+	// wrapped holds the calls of a replay that reached wrap, until settled sees them.
+	wrapped map[registry.Token]struct{}
 }
 
 const (
@@ -221,6 +224,9 @@ func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next 
 	var args []byte // exec's arguments as JSON, when a comparison needs them
 	ra.mu.Lock()
 	replaying := len(ra.record) > 0 || ra.pendingRunning
+	if replaying {
+		ra.wrapped[exec.Token] = struct{}{} // settled has nothing to do for it
+	}
 	ra.mu.Unlock()
 	if replaying {
 		args = argumentsJSON(exec.Arguments)
@@ -254,6 +260,37 @@ func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next 
 	}
 	ra.made = append(ra.made, madeCall{name: exec.Name, args: exec.Arguments, res: res})
 	return res
+}
+
+// settled sees every sub-call's result before post-execute: one that the approver let through
+// and that never reached wrap (a guard denied it) is recorded here, and no longer holds up the
+// next question.
+func (ra *runApprovals) settled(exec registry.Execution, res registry.Result) {
+	ra.mu.Lock()
+	defer ra.mu.Unlock()
+	if _, ok := ra.wrapped[exec.Token]; ok {
+		delete(ra.wrapped, exec.Token)
+		return
+	}
+	if !ra.pendingRunning && !slices.Contains(ra.states, recordClaimed) {
+		return
+	}
+	args := argumentsJSON(exec.Arguments)
+	if ra.pendingRunning && ra.pending.Name == exec.Name && string(ra.pending.Args) == string(args) {
+		ra.pendingRunning = false
+		ra.running--
+		close(ra.changed)
+		ra.changed = make(chan struct{})
+		ra.made = append(ra.made, madeCall{name: exec.Name, args: exec.Arguments, res: res})
+		return
+	}
+	for i, r := range ra.record {
+		if ra.states[i] == recordClaimed && r.matches(exec.Name, args) {
+			ra.states[i] = recordUsed
+			ra.made = append(ra.made, madeCall{recorded: &r})
+			return
+		}
+	}
 }
 
 // madeCall is a call an in-band run made: replayed from the record, or run with its result.
@@ -371,7 +408,7 @@ const multiRoundTripVersion = "2026-07-28"
 // for a retry the verified request state and the person's answer. A retry whose state or answer
 // cannot be used is refused (the returned result) before any program runs.
 func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runApprovals, *mcp.CallToolResult) {
-	ra := &runApprovals{owner: h, callID: rep.CallID, description: rep.Description, timeout: h.approvalTimeout, changed: make(chan struct{})}
+	ra := &runApprovals{owner: h, callID: rep.CallID, description: rep.Description, timeout: h.approvalTimeout, changed: make(chan struct{}), wrapped: map[registry.Token]struct{}{}}
 	if req.Session != nil {
 		// A client that declared only URL elicitation cannot show a form (none declared: both).
 		if ip := req.Session.InitializeParams(); ip != nil && ip.Capabilities != nil && ip.Capabilities.Elicitation != nil &&

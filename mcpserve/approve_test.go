@@ -122,6 +122,39 @@ return a + "|" + b + "|" + c;`)
 	}
 }
 
+// A call approved in-band that a guard then denies settles all the same: the rounds go on,
+// and later rounds give the program the guard's denial again without asking.
+func TestServerInBandApprovedCallDeniedByAGuard(t *testing.T) {
+	var counted, dangered atomic.Int64
+	reg, scope := approvalRegistry(t, &counted, &dangered)
+	scope.Guard(func(exec registry.Execution) string {
+		if exec.Name == "danger" && exec.Arguments.Lookup("n").String() == "1" {
+			return "the guard says no"
+		}
+		return ""
+	})
+	var asked atomic.Int64
+	cs := srvConnect(t, reg, mcpserve.ServerOptions{Scope: scope}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Add(1)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := srvCallRunCode(ctx, cs, `const r = await Promise.allSettled([tools.danger({ n: 1 }), tools.danger({ n: 2 })]);
+return r.map((x) => x.status === "fulfilled" ? x.value : x.reason.message).join("|");`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(srvTexts(res), ""); res.IsError || got != "the guard says no|20" {
+		t.Fatalf("the run: isError %v, %q", res.IsError, got)
+	}
+	if dangered.Load() != 1 || asked.Load() != 2 {
+		t.Errorf("danger ran %d times (want 1); asked %d times (want 2)", dangered.Load(), asked.Load())
+	}
+}
+
 // Calls made at once that need approval are asked about one per round; a call approved in one
 // round finishes before the run stops for the next question, so it is recorded and runs once.
 func TestServerInBandApprovalsOfParallelCalls(t *testing.T) {

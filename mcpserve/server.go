@@ -94,7 +94,9 @@ type ServerOptions struct {
 // Each call carries what Approver needs to put the program's calls that need approval to the
 // client's person (see the package documentation, Approvals). For the in-band form, NewServer
 // adds one around-dispatch wrapper to reg (Registry.WrapExecute) that records the calls of this
-// server's runs and gives a retry their recorded results; it leaves every other call alone.
+// server's runs and gives a retry their recorded results, and one post-execute listener
+// (Registry.OnPostExecute) that records approved calls a guard denied; both leave every other
+// call alone.
 func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) {
 	if reg == nil {
 		return nil, errors.New("mcpserve: NewServer needs a registry")
@@ -159,6 +161,14 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 			return next(ctx)
 		}
 		return ra.wrap(ctx, exec, next)
+	})
+	// A call the approver let through that never reached the wrapper (a guard denied it) settles
+	// here.
+	reg.OnPostExecute(func(ctx context.Context, exec registry.Execution, res registry.Result, next func() registry.PostDecision) registry.PostDecision {
+		if ra, _ := ctx.Value(approvalsKey{}).(*runApprovals); ra != nil && ra.owner == h && ra.form == formInBand && exec.CallID != ra.callID {
+			ra.settled(exec, res)
+		}
+		return next()
 	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	destructive, openWorld := true, true
