@@ -44,6 +44,11 @@ type Event struct {
 	// top-level tool), so that a replay declares it where the program reached it:
 	// tools.<Namespace>.<member>.
 	Namespace string
+	// Binding names the program binding a call was made through when it is not a tool:
+	// "state" for an operation on the state store (Name "state.get", "state.set",
+	// "state.delete" or "state.keys"), which no tool runs and a replay does not answer. ""
+	// for a tool sub-call.
+	Binding   string
 	Arguments jsonv.Value
 	IsError   bool               // EventSettle only
 	Content   []registry.Content // EventSettle only: the sub-call's final model-facing content
@@ -109,6 +114,9 @@ func (e Event) Value() jsonv.Value {
 	)
 	if e.Namespace != "" {
 		ms = append(ms, jsonv.Member{Key: "namespace", Value: jsonv.StringValue(e.Namespace)})
+	}
+	if e.Binding != "" {
+		ms = append(ms, jsonv.Member{Key: "binding", Value: jsonv.StringValue(e.Binding)})
 	}
 	ms = append(ms, jsonv.Member{Key: "arguments", Value: e.Arguments})
 	settle := e.Type == EventSettle
@@ -211,6 +219,9 @@ func ParseEvent(v jsonv.Value) (Event, error) {
 		}
 	}
 	if e.Namespace, err = str("namespace", false); err != nil {
+		return Event{}, err
+	}
+	if e.Binding, err = str("binding", false); err != nil {
 		return Event{}, err
 	}
 	args, ok := v.Get("arguments")

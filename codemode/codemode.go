@@ -88,6 +88,19 @@ type Options struct {
 	// sub-call with the registry's pipeline stages as its events, and the runtime's compile and
 	// run (see docs/tracing.md). nil traces nothing and costs nothing per run.
 	TracerProvider trace.TracerProvider
+	// State, when set, gives programs the state binding (state.get, set, delete, keys), whose
+	// values it keeps between runs: a run sees the scope of its context (WithStateScope; "" by
+	// default), and the SDK declares state. MemoryStore and DirStore implement it. nil: programs
+	// have no state binding.
+	State StateStore
+	// NoStateMessage is added to the failure of a run that used state when State is nil (the
+	// program has no state binding then, so the name is the program's own); empty means
+	// DefaultNoStateMessage, which names runcode's --state DIR flag.
+	NoStateMessage string
+	// RedactStateValues keeps the values of state operations out of the dispatch events (and
+	// so out of traces): a state.set's event records its key only, a state.get's settle event
+	// no result. Keys are always recorded.
+	RedactStateValues bool
 }
 
 // TypeChecker typechecks programs against SDK declarations. The implementation is external to
@@ -225,6 +238,19 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	if tools.compact() {
 		bindings = append(bindings, catalogNamespace(tools.sdkTools))
 	}
+	// The state binding only with a store, so that without one the name stays the program's
+	// own (a program that uses state anyway is told how to get it: see stateHint).
+	var st *stateRun
+	if cm.opts.State != nil {
+		st = &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
+		if cm.opts.Events != nil || trace != nil {
+			st.emit, st.timed = b.EmitAside, b.Timed()
+		}
+		// Deferred after b.Close, so it runs first: the state operations settle (and emit)
+		// before the bridge ends the run's events.
+		defer st.close()
+		bindings = append(bindings, st.namespace())
+	}
 	program := inv.Arguments.Lookup("code").AsString()
 	if cm.opts.TypeChecker != nil {
 		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
@@ -238,12 +264,13 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	// Drain now, so that the calls the program left running have settled, and report those
 	// that failed unseen (DECISIONS row 8).
+	st.close()
 	b.Close()
 	if res.Error == nil {
 		res.Logs = append(res.Logs, unseenLines(b.Unseen())...)
 	}
 	if res.Error != nil {
-		f := &RunFailure{Kind: res.Error.Kind, Message: res.Error.Message, Logs: res.Logs, Notes: res.Notes}
+		f := &RunFailure{Kind: res.Error.Kind, Message: cm.stateHint(res.Error.Message), Logs: res.Logs, Notes: res.Notes}
 		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
 	}
 	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, tools.writeTool), nil

@@ -46,8 +46,15 @@ func (cm *codeMode) compactFor(tools []sdkgen.Tool) bool {
 // bytes (DefaultCompactAbove when zero; negative never compacts). Programs get the catalog
 // helpers only under the compact presentation, so that in the full one the name stays free for
 // the program's own variables.
+//
+// When opts.State is set, the section ends with the declaration of the state binding
+// (sdkgen.StateSection).
 func PromptSectionFor(reg *registry.Registry, opts Options) string {
-	return sectionFor(SDKTools(reg), opts.CompactAbove)
+	section := sectionFor(SDKTools(reg), opts.CompactAbove)
+	if opts.State != nil {
+		section += "\n\n" + sdkgen.StateSection
+	}
+	return section
 }
 
 // sectionFor picks the full or the compact section for tools.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
+	"github.com/runcode-dev/runcode/sdkgen"
 )
 
 // The names and orders of the system-prompt sections Sections returns. Orders leave room for
@@ -60,6 +61,10 @@ type SectionOptions struct {
 	// Pass the value given to Install: programs get the catalog helpers only when Install's
 	// threshold selects the compact presentation.
 	CompactAbove int
+	// State declares the state binding in the SDK section (sdkgen.StateSection): pass true
+	// when Install's Options.State is set, so that the model learns of state only where it
+	// works.
+	State bool
 }
 
 // Sections returns the Code Mode sections of the system prompt for scope (nil: the global view),
@@ -83,6 +88,9 @@ func Sections(reg *registry.Registry, scope *registry.Scope, opts SectionOptions
 			return nil, fmt.Errorf("mode %q requires a code runtime: install one with codemode.New, or present the scope as native", mode)
 		}
 		sdk.Text = sectionFor(toSDKTools(reg.SDKSchemas(scope)), opts.CompactAbove)
+		if opts.State {
+			sdk.Text += "\n\n" + sdkgen.StateSection
+		}
 	}
 	if mode == registry.PresentCode {
 		codeOnly.Text = codeOnlyText

@@ -67,6 +67,9 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 		if t.compact() {
 			decls += catalogDeclaration
 		}
+		if cm.opts.State != nil {
+			decls += "\n" + sdkgen.StateDeclaration + "\n"
+		}
 		return decls
 	})
 	cm.mu.Lock()

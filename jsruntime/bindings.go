@@ -310,9 +310,16 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		ns := &r.bound[i]
 		fn := ns.members.list[j]
 		promise, resolve, reject := r.vm.NewPromise()
-		conv := r.exportJSON(call.Argument(0))
+		place := "argument"
+		var conv conversion
+		if ns.positional {
+			place = "arguments"
+			conv = r.exportJSON(r.vm.NewArray(argumentsOf(call)...))
+		} else {
+			conv = r.exportJSON(call.Argument(0))
+		}
 		if err := conv.err; err != nil {
-			msg := withPlace(msgBadArguments, err, "argument")
+			msg := withPlace(msgBadArguments, err, place)
 			if errors.Is(err, errOverBudget) {
 				maxString, _, _ := oneStepLimits(r.cfg.MaxHeapBytes)
 				msg = fmt.Sprintf("%s: argument: its JSON is longer than %d bytes", msgBadArguments, maxString)
@@ -330,7 +337,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		if !arg.IsDefined() {
 			arg = jsonv.ObjectValue() // f() is f({})
 		}
-		r.addNote(conv.note("argument", memberPath(ns.global, fn.Group, fn.Name)))
+		r.addNote(conv.note(place, memberPath(ns.global, fn.Group, fn.Name)))
 		r.pending++
 		// Where the program made the call: the rejection, created later on the loop with no
 		// program frame on the stack, names it (see setCallSiteStack). Only the frames are kept
@@ -341,7 +348,7 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 			if !settled.CompareAndSwap(false, true) {
 				return
 			}
-			if herr == nil {
+			if herr == nil && (v.IsDefined() || !ns.undefinedOK) {
 				herr = incomingError(v)
 			}
 			r.post(func() error {
@@ -359,6 +366,15 @@ func (rl *realm) bindingFunc(i, j int, class *goja.Object) func(goja.FunctionCal
 		ns.dispatch(r.host, ns.call, j, arg, settle)
 		return r.vm.ToValue(promise)
 	}
+}
+
+// argumentsOf returns the arguments of call as values for a new array.
+func argumentsOf(call goja.FunctionCall) []any {
+	args := make([]any, len(call.Arguments))
+	for i, a := range call.Arguments {
+		args[i] = a
+	}
+	return args
 }
 
 // dispatch calls d, one of ns's host functions, for member j. A host function that panics

@@ -428,6 +428,8 @@ type boundNamespace struct {
 	inline     Dispatch
 	errorClass *ErrorClass
 	noun       string
+	// positional and undefinedOK are Namespace.Positional and Namespace.ResolveUndefined.
+	positional, undefinedOK bool
 }
 
 // sameShape reports whether a realm's arguments built for bindings a serve bindings b: the same
@@ -435,6 +437,7 @@ type boundNamespace struct {
 func sameShape(a, b []boundNamespace) bool {
 	return slices.EqualFunc(a, b, func(x, y boundNamespace) bool {
 		return x.global == y.global && x.members == y.members && x.noun == y.noun &&
+			x.positional == y.positional && x.undefinedOK == y.undefinedOK &&
 			(x.errorClass == nil) == (y.errorClass == nil) && (x.errorClass == nil || *x.errorClass == *y.errorClass)
 	})
 }
@@ -459,7 +462,8 @@ func bindNamespaces(nss []Namespace, last []boundNamespace) ([]boundNamespace, e
 	bound := make([]boundNamespace, len(nss))
 	for i := range nss {
 		ns := &nss[i]
-		b := boundNamespace{global: ns.Global, members: ns.Members, call: ns.Dispatch, inline: ns.InlineDispatch, errorClass: ns.ErrorClass, noun: ns.MemberNoun}
+		b := boundNamespace{global: ns.Global, members: ns.Members, call: ns.Dispatch, inline: ns.InlineDispatch, errorClass: ns.ErrorClass, noun: ns.MemberNoun,
+			positional: ns.Positional, undefinedOK: ns.ResolveUndefined}
 		if b.members == nil {
 			if i < len(last) && last[i].members != nil && last[i].members.sameNames(ns.Functions) {
 				b.members = last[i].members

@@ -918,6 +918,7 @@ func (p *ProcessPool) call(l *runLoop, f *frame, inline bool) bool {
 		c.settle(jsonv.Value{}, fmt.Errorf("unknown binding: function %d of namespace %d", f.Fn, f.NS))
 		return true
 	}
+	c.undefinedOK = ns.undefinedOK
 	dispatch := ns.call
 	if inline && ns.inline != nil {
 		dispatch = ns.inline
@@ -932,7 +933,10 @@ type hostCall struct {
 	id       uint64
 	argBytes int64 // of the call frame, held in flight until the call settles
 	refused  bool  // the call frame was skipped unread: nothing of it is in flight
-	settled  atomic.Bool
+	// undefinedOK: the namespace resolves an Undefined settle to undefined
+	// (Namespace.ResolveUndefined).
+	undefinedOK bool
+	settled     atomic.Bool
 }
 
 // settle answers the call once; later settles are ignored. The reply is dropped once the run
@@ -949,7 +953,7 @@ func (c *hostCall) settle(v jsonv.Value, err error) {
 		return
 	}
 	out := &frame{T: frameReply, ID: c.id}
-	if err == nil {
+	if err == nil && (v.IsDefined() || !c.undefinedOK) {
 		err = incomingError(v) // in the parent, so both isolations refuse the same text
 	}
 	if err != nil {

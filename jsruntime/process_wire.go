@@ -90,6 +90,8 @@ type wireNamespace struct {
 	Functions  []wireFunction
 	ErrorClass *ErrorClass
 	MemberNoun string
+	// Positional and ResolveUndefined are the Namespace's.
+	Positional, ResolveUndefined bool
 }
 
 // wireFunction is a Function as it travels.
@@ -99,7 +101,7 @@ type wireFunction struct{ Name, Group string }
 func wireNamespaces(bound []boundNamespace) []wireNamespace {
 	wire := make([]wireNamespace, len(bound))
 	for i, ns := range bound {
-		wire[i] = wireNamespace{Global: ns.global, ErrorClass: ns.errorClass, MemberNoun: ns.noun, Functions: make([]wireFunction, ns.members.Len())}
+		wire[i] = wireNamespace{Global: ns.global, ErrorClass: ns.errorClass, MemberNoun: ns.noun, Positional: ns.positional, ResolveUndefined: ns.undefinedOK, Functions: make([]wireFunction, ns.members.Len())}
 		for j, m := range ns.members.list {
 			wire[i].Functions[j] = wireFunction(m)
 		}
@@ -133,6 +135,14 @@ func appendFrame(dst []byte, f *frame) ([]byte, error) {
 				dst = appendString(dst, ns.ErrorClass.MemberNameProperty)
 			}
 			dst = appendString(dst, ns.MemberNoun)
+			var flags byte
+			if ns.Positional {
+				flags |= 1
+			}
+			if ns.ResolveUndefined {
+				flags |= 2
+			}
+			dst = append(dst, flags)
 			dst = binary.AppendUvarint(dst, uint64(len(ns.Functions)))
 			for _, fn := range ns.Functions {
 				dst = appendString(dst, fn.Name)
@@ -543,6 +553,12 @@ func decodeFrame(t frameType, body []byte) (*frame, error) {
 				d.fail("bad error class")
 			}
 			ns.MemberNoun = d.string()
+			switch flags := d.byte(); {
+			case flags > 3:
+				d.fail("bad namespace flags")
+			default:
+				ns.Positional, ns.ResolveUndefined = flags&1 != 0, flags&2 != 0
+			}
 			fns := d.count(2)
 			for j := 0; j < fns && d.err == nil; j++ {
 				name := d.string()

@@ -473,7 +473,7 @@ func (w *workerServer) namespaces(wire []wireNamespace) ([]Namespace, error) {
 		if err != nil {
 			return nil, err
 		}
-		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass, MemberNoun: wn.MemberNoun, Members: members, Dispatch: w.forward(i)}
+		nss[i] = Namespace{Global: wn.Global, ErrorClass: wn.ErrorClass, MemberNoun: wn.MemberNoun, Positional: wn.Positional, ResolveUndefined: wn.ResolveUndefined, Members: members, Dispatch: w.forward(i)}
 	}
 	return nss, nil
 }

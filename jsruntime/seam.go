@@ -167,6 +167,15 @@ type Namespace struct {
 	// namespace lacks: "tool" gives "TypeError: tools.red_file is not a tool (did you mean
 	// read_file?)". Empty means "function".
 	MemberNoun string
+	// Positional, when true, gives the host functions every argument of a call, as the JSON
+	// array JSON.stringify makes of them (an argument that is undefined or a function is
+	// null), instead of the first argument alone: state.set("k", v) arrives as ["k", v] and
+	// state.keys() as []. The conversion and its failures are otherwise those of HostFunc.
+	Positional bool
+	// ResolveUndefined, when true, lets a host function settle with the Undefined value and
+	// no error: the program's promise resolves to undefined (state.get of a missing key)
+	// instead of being rejected.
+	ResolveUndefined bool
 }
 
 // Request is one program to run.

@@ -67,6 +67,15 @@ type ServerOptions struct {
 	// MinRequestStateKeyBytes. nil: a random key of this server, so a retry must come back to
 	// this server: replicas that serve one deployment statelessly need the same key.
 	RequestStateKey []byte
+	// SessionState, when set, is the store of codemode.Options.State, kept per MCP session:
+	// each call runs in the state scope of its session (codemode.WithStateScope with the
+	// session id), so two sessions never see each other's values, and the values of a session
+	// that has ended are dropped at the next call of any session. Leave it nil when all
+	// clients share one scope (a --state directory, or stdio's one session).
+	SessionState *codemode.MemoryStore
+	// State declares the state binding in the tool's description (codemode.SectionOptions.State):
+	// set it when the registry's codemode has a state store (codemode.Options.State).
+	State bool
 }
 
 // NewServer returns an MCP server whose one tool is the registry's run_code (the registry must
@@ -108,7 +117,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if !ok {
 		return nil, fmt.Errorf("mcpserve: %s is not installed: install it with codemode.New", registry.ReservedName)
 	}
-	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove})
+	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove, State: opts.State || opts.SessionState != nil})
 	if err != nil {
 		return nil, fmt.Errorf("mcpserve: %w", err)
 	}
@@ -153,7 +162,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 		return nil, fmt.Errorf("mcpserve: ServerOptions.ApprovalTimeout must not be negative, got %s", opts.ApprovalTimeout)
 	}
 	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun, reply: replyShaper{mode: mode, maxBytes: maxReply},
-		approvalTimeout: cmp.Or(opts.ApprovalTimeout, DefaultApprovalTimeout), stateKey: bytes.Clone(key)}
+		approvalTimeout: cmp.Or(opts.ApprovalTimeout, DefaultApprovalTimeout), stateKey: bytes.Clone(key), state: opts.SessionState}
 	// The in-band approvals' record and replay of a run's calls (see runApprovals.wrap).
 	reg.WrapExecute(func(ctx context.Context, exec registry.Execution, next func(context.Context) registry.Result) registry.Result {
 		ra, _ := ctx.Value(approvalsKey{}).(*runApprovals)
@@ -171,6 +180,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 		return next()
 	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
+	h.srv = srv
 	destructive, openWorld := true, true
 	srv.AddTool(&mcp.Tool{
 		Name:        registry.ReservedName,
@@ -203,9 +213,23 @@ type runHandler struct {
 	onRun    func(RunReport) // nil: no reports
 	calls    atomic.Int64    // calls so far, for unique call ids
 	reply    replyShaper
+	state    *codemode.MemoryStore // nil: state is not kept per session
+	srv      *mcp.Server
 
 	approvalTimeout time.Duration
 	stateKey        []byte // signs in-band approvals' request states
+}
+
+// sessionState puts ctx in the state scope of session id and drops the state of the
+// sessions that are no longer live.
+func (h *runHandler) sessionState(ctx context.Context, id string) context.Context {
+	live := map[string]bool{}
+	for ss := range h.srv.Sessions() {
+		live[ss.ID()] = true
+	}
+	live[id] = true
+	h.state.Retain(func(scope string) bool { return live[scope] })
+	return codemode.WithStateScope(ctx, id)
 }
 
 // ShuttingDown is the text of a call refused because the server is draining.
@@ -256,6 +280,9 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
+		if h.state != nil {
+			ctx = h.sessionState(ctx, req.Session.ID())
+		}
 	}
 	call := registry.Call{CallID: rep.CallID, Name: registry.ReservedName, Arguments: args, Scope: h.scope}
 	// One trace for this call alone counts its sub-calls and drives its progress: each settle

@@ -101,6 +101,9 @@ func New(events []bridge.Event) (*Executor, error) {
 	index := map[string]int{}
 	seen := map[string]bool{}
 	for i, ev := range events {
+		if ev.Binding != "" {
+			continue // a state operation: no tool ran it, and the replayed run has no store to match
+		}
 		switch ev.Type {
 		case bridge.EventStart:
 			if _, dup := index[ev.SubCallID]; dup {

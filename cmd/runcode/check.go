@@ -10,7 +10,6 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/internal/progform"
-	"github.com/runcode-dev/runcode/sdkgen"
 	"github.com/runcode-dev/runcode/typecheck"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
@@ -20,9 +19,10 @@ import (
 // the sources' SDK and prints one line per error, "PROGRAM:LINE:COL: error TSNNNN: <message>".
 // Exit 0: no errors; 1: errors; 2: no compiler, usage or source error.
 func (c *cli) checkCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "check", "[SOURCES] PROGRAM")
+	fs := newFlagSet(c, "check", "[SOURCES] [--state DIR] PROGRAM")
 	var src sources
 	src.register(fs)
+	c.registerStateSDK(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -49,7 +49,7 @@ func (c *cli) checkCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer closeSources()
-	diags, err := checker.Check(c.ctx, sdkgen.DTS(codemode.SDKTools(reg)), program)
+	diags, err := checker.Check(c.ctx, c.dts(codemode.SDKTools(reg)), program)
 	var pe *progform.Error
 	if errors.As(err, &pe) {
 		fmt.Fprintf(c.stdout, "%s:%d:%d: error: %s\n", name, pe.Line, pe.Column, pe.Message)
@@ -79,6 +79,7 @@ func (c *cli) initCmd(args []string) error {
 	fs := newFlagSet(c, "init", "[SOURCES] [DIR]")
 	var src sources
 	src.register(fs)
+	c.registerStateSDK(fs)
 	force := fs.Bool("force", false, "overwrite a tsconfig.json or tools.d.ts that runcode did not write")
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
@@ -104,7 +105,7 @@ func (c *cli) initCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	if err := typecheck.WriteProject(dir, sdkgen.DTS(codemode.SDKTools(reg))); err != nil {
+	if err := typecheck.WriteProject(dir, c.dts(codemode.SDKTools(reg))); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
 	fmt.Fprintf(c.stdout, "wrote %s and %s\n", filepath.Join(dir, typecheck.DeclarationsFile), filepath.Join(dir, typecheck.ConfigFile))

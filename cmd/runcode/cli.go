@@ -83,6 +83,12 @@ type cli struct {
 	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
 	// before the runtime opens, for the process's soft memory limit (see gc.go).
 	followMemory func(memory int64)
+	// state is --state and --max-state of run and serve; stateMode where state lives without
+	// --state (see stateOptions); sessionState, set by codeModeRegistry for serve --http, the
+	// store kept per MCP session.
+	state        stateFlags
+	stateMode    stateMode
+	sessionState *codemode.MemoryStore
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -219,6 +225,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
+	c.registerState(fs)
 	replayPath := fs.String("replay", "", "answer the sub-calls from `FILE`, a --trace file of an earlier run, instead of running any tool (without source flags, the tools are the names FILE records)")
 	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
@@ -229,6 +236,9 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return 0, &usageError{"run takes exactly one PROGRAM (a .ts/.js file, or - for stdin)"}
 	}
 	if err := lim.validate(); err != nil {
+		return 0, err
+	}
+	if err := c.state.validate(); err != nil {
 		return 0, err
 	}
 	program, err := c.readProgram(positional[0])
@@ -338,6 +348,7 @@ func (c *cli) sdkCmd(args []string) error {
 	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
 	compact := fs.Bool("compact", false, "print the compact prompt section (tool names, summaries, catalog helpers) instead")
 	prompt := fs.Bool("prompt", false, "print exactly the prompt section a model receives about the tools, as serve presents it")
+	c.registerStateSDK(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -350,12 +361,19 @@ func (c *cli) sdkCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	text := sdkgen.DTS(codemode.SDKTools(reg))
+	text := c.dts(codemode.SDKTools(reg))
 	switch {
 	case *compact:
 		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"
+		if c.state.dir != "" {
+			text += "\n" + sdkgen.StateSection + "\n"
+		}
 	case *prompt:
-		text = codemode.PromptSectionFor(reg, codemode.Options{}) + "\n"
+		var opts codemode.Options
+		if c.state.dir != "" {
+			opts.State = codemode.NewMemoryStore(0) // declares state; nothing is stored
+		}
+		text = codemode.PromptSectionFor(reg, opts) + "\n"
 	}
 	if *out == "" {
 		_, err = io.WriteString(c.stdout, text)

@@ -128,6 +128,7 @@ type openRegistry struct {
 	rt           jsruntime.ClosableRuntime
 	closeSources func()
 	checker      *typecheck.Checker // --typecheck; nil without
+	state        bool               // programs have a state store (--state, or serve's memory)
 }
 
 // close stops the runtime (the worker processes of process isolation), waiting for the runs in
@@ -213,6 +214,11 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	if c.replay != nil {
 		opts.Executor = c.replay
 	}
+	if c.sessionState, err = c.state.stateOptions(&opts, c.stateMode); err != nil {
+		o.close()
+		return nil, err
+	}
+	o.state = opts.State != nil
 	if err := codemode.Install(reg, opts); err != nil {
 		o.close()
 		return nil, err

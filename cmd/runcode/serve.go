@@ -128,6 +128,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	var lf logFlags
 	lf.register(fs)
 	c.registerCompact(fs)
+	c.registerState(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -145,6 +146,17 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	}
 	if err := lf.validate(); err != nil {
 		return 0, err
+	}
+	if err := c.state.validate(); err != nil {
+		return 0, err
+	}
+	switch {
+	case sf.stdio:
+		c.stateMode = stateProcess
+	case sf.stateless:
+		c.stateMode = stateNoneServed
+	default:
+		c.stateMode = stateSession
 	}
 	logTo := c.stderr
 	if lf.format == "json" {
@@ -200,7 +212,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	// registry routes approvals through an agent, the scope that serve's calls run in.
 	reg.SetApprover(mcpserve.Approver())
 	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply),
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState, State: opened.state,
 		Scope: reg.NewScope("serve", nil), ApprovalTimeout: approvalTimeout(lim.timeout), RequestStateKey: stateKey})
 	if err != nil {
 		return 0, err

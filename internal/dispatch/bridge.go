@@ -785,6 +785,24 @@ func (b *Bridge) waterfall(entry bridge.LogEntry) (content []registry.Content) {
 	return next(0)
 }
 
+// EmitAside emits e, an event of a call that is not one of the bridge's sub-calls (a state
+// operation, bridge.Event.Binding), through the run's Events in turn with the bridge's own
+// events; once the run's events are over (Close) it is dropped.
+func (b *Bridge) EmitAside(e bridge.Event) {
+	if b.opts.Events == nil {
+		return
+	}
+	b.emitMu.Lock()
+	defer b.emitMu.Unlock()
+	if b.eventsOver {
+		return
+	}
+	b.opts.Events(e)
+}
+
+// Timed reports whether the run's events carry times (someone listens to them).
+func (b *Bridge) Timed() bool { return b.timed }
+
 func (b *Bridge) emit(e bridge.Event) {
 	if b.opts.Events == nil {
 		return
