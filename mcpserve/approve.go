@@ -121,6 +121,11 @@ type runApprovals struct {
 	pendingRunning bool // the approved pending call is counted in running and has not ended
 	// wrapped holds the calls of a replay that reached wrap, until settled sees them.
 	wrapped map[registry.Token]struct{}
+	// The session form: callCtx ends when the run_code call's run has ended; asking counts the
+	// questions open; ended is set once no question may start.
+	callCtx context.Context
+	asking  int
+	ended   bool
 }
 
 const (
@@ -145,10 +150,29 @@ func (ra *runApprovals) approve(ctx context.Context, exec registry.Execution) (r
 func (ra *runApprovals) elicit(ctx context.Context, exec registry.Execution) (registry.Approval, string) {
 	waitCtx, cancel := context.WithTimeout(ctx, ra.timeout)
 	defer cancel()
+	// The question ends with the run_code call too, however the runtime ends the sub-call, and
+	// the call's answer waits for it (see endQuestions): withdrawn after the answer, over HTTP
+	// the question's cancellation would find the call's stream closed.
+	ra.mu.Lock()
+	if ra.ended {
+		ra.mu.Unlock()
+		return registry.Cancelled, fmt.Sprintf("approval for tool %q was cancelled: the run had ended", exec.Name)
+	}
+	ra.asking++
+	ra.mu.Unlock()
+	unhook := context.AfterFunc(ra.callCtx, cancel)
+	defer func() {
+		unhook()
+		ra.mu.Lock()
+		ra.asking--
+		close(ra.changed)
+		ra.changed = make(chan struct{})
+		ra.mu.Unlock()
+	}()
 	res, err := ra.session.Elicit(waitCtx, approvalRequest(exec.Name, argumentsJSON(exec.Arguments), ra.description))
 	switch {
 	case err == nil:
-	case ctx.Err() != nil:
+	case ctx.Err() != nil || ra.callCtx.Err() != nil:
 		return registry.Cancelled, fmt.Sprintf("approval for tool %q was cancelled: the run ended while waiting for the person's answer", exec.Name)
 	case waitCtx.Err() != nil:
 		return registry.Cancelled, fmt.Sprintf("tool %q was denied: nobody answered the approval request within %s", exec.Name, ra.timeout)
@@ -156,6 +180,22 @@ func (ra *runApprovals) elicit(ctx context.Context, exec registry.Execution) (re
 		return registry.Unavailable, fmt.Sprintf("tool %q requires approval, but asking the MCP client failed: %v", exec.Name, err)
 	}
 	return answerOf(exec.Name, res.Action)
+}
+
+// endQuestions is called when the run_code call's run has ended: questions still open are
+// withdrawn (their contexts end with callCtx, which the caller has cancelled), and it waits
+// until every one has returned, so that the SDK has sent their notifications/cancelled before
+// the call's answer; no question starts after.
+func (ra *runApprovals) endQuestions() {
+	ra.mu.Lock()
+	defer ra.mu.Unlock()
+	ra.ended = true
+	for ra.asking > 0 {
+		changed := ra.changed
+		ra.mu.Unlock()
+		<-changed
+		ra.mu.Lock()
+	}
 }
 
 // answerOf maps an elicitation's action to an approval.

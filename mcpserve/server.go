@@ -274,8 +274,11 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		return refused
 	}
 	runCtx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	ra.stop = stop
+	defer func() {
+		stop(nil)
+		ra.endQuestions() // withdraws the questions still open, before the answer
+	}()
+	ra.stop, ra.callCtx = stop, runCtx
 	ctx = context.WithValue(runCtx, approvalsKey{}, ra)
 	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {

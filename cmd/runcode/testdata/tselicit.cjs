@@ -19,6 +19,8 @@ const { ElicitRequestSchema } = req('types.js');
 const print = (step, x) => console.log(JSON.stringify({ step, ...x }));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const run = new AbortController();
+let withdrawn;
+const questionWithdrawn = new Promise((resolve) => { withdrawn = resolve; });
 const call = async (client, code, signal) => {
   const start = Date.now();
   try {
@@ -38,7 +40,7 @@ const call = async (client, code, signal) => {
   if (mode !== 'none') {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       print('asked', { text: request.params.message });
-      extra.signal.addEventListener('abort', () => print('question-withdrawn', {}));
+      extra.signal.addEventListener('abort', () => { print('question-withdrawn', {}); withdrawn(); });
       switch (mode) {
         case 'accept':
           return { action: 'accept', content: {} };
@@ -59,7 +61,7 @@ const call = async (client, code, signal) => {
   }
   await client.connect(transport);
   print('run', await call(client, fs.readFileSync(programFile, 'utf8'), run.signal));
-  await sleep(300); // for the withdrawal of a question to arrive
+  if (mode === 'abort') await Promise.race([questionWithdrawn, new Promise((r) => setTimeout(r, 10000).unref())]); // the server's notifications/cancelled
   print('after', await call(client, 'return 1 + 1'));
   client.onerror = () => {}; // closing aborts the HTTP client's standalone stream
   await client.close();
