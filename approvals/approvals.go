@@ -98,8 +98,12 @@ type Options struct {
 	// Yes approves every call without asking (the CLI's --yes).
 	Yes bool
 	// Asker asks a person about the calls nothing else approved; nil denies them at once
-	// (registry.Unavailable).
+	// (registry.Unavailable), unless Next is set.
 	Asker Asker
+	// Next, when set and Asker is nil, decides the calls nothing else approved instead: another
+	// Approver, such as mcpserve.Approver, which asks the person behind an MCP client. Its
+	// explanation (registry.ExplainingApprover) is kept; Hint does not apply to its denials.
+	Next registry.Approver
 	// Hint, when set, returns text that ends the message of a call the Gate did not allow
 	// (after ": "), saying how to approve it: answer is registry.Rejected, Cancelled or
 	// Unavailable. "" adds nothing.
@@ -109,8 +113,8 @@ type Options struct {
 	Session func(ctx context.Context) string
 }
 
-// Gate is a registry.Approver (and registry.ApprovalHinter) that approves from standing answers
-// and asks Options.Asker about the rest. Create it with New; it is safe for concurrent use.
+// Gate is a registry.Approver (and registry.ExplainingApprover) that approves from standing
+// answers and asks Options.Asker (or Options.Next) about the rest. Create it with New; it is safe for concurrent use.
 type Gate struct {
 	opts   Options
 	mu     sync.Mutex
@@ -176,6 +180,31 @@ func (g *Gate) Preapproved(tool string) bool {
 
 // Approve decides one call (registry.Approver).
 func (g *Gate) Approve(ctx context.Context, exec registry.Execution, reason string) registry.Approval {
+	answer, _ := g.ApproveExplained(ctx, exec, reason)
+	return answer
+}
+
+// ApproveExplained decides one call (registry.ExplainingApprover): a denial's explanation is
+// the registry's message (registry.DenialMessage) ended with Options.Hint's text, or Next's own.
+func (g *Gate) ApproveExplained(ctx context.Context, exec registry.Execution, reason string) (registry.Approval, string) {
+	if g.opts.Asker == nil && g.opts.Next != nil && !g.Preapproved(exec.Name) {
+		if ea, ok := g.opts.Next.(registry.ExplainingApprover); ok {
+			return ea.ApproveExplained(ctx, exec, reason)
+		}
+		return g.opts.Next.Approve(ctx, exec, reason), ""
+	}
+	answer := g.decide(ctx, exec, reason)
+	if answer == registry.AllowedOnce || g.opts.Hint == nil {
+		return answer, ""
+	}
+	why := registry.DenialMessage(exec.Name, answer)
+	if hint := g.opts.Hint(exec.Name, answer); hint != "" {
+		why += ": " + hint
+	}
+	return answer, why
+}
+
+func (g *Gate) decide(ctx context.Context, exec registry.Execution, reason string) registry.Approval {
 	if g.Preapproved(exec.Name) {
 		return registry.AllowedOnce
 	}
@@ -224,12 +253,4 @@ func (g *Gate) Forget(session string) {
 			delete(g.always, k)
 		}
 	}
-}
-
-// ApprovalHint is Options.Hint's text for a denied call (registry.ApprovalHinter).
-func (g *Gate) ApprovalHint(exec registry.Execution, answer registry.Approval) string {
-	if g.opts.Hint == nil || answer == registry.AllowedOnce {
-		return ""
-	}
-	return g.opts.Hint(exec.Name, answer)
 }

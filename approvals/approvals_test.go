@@ -110,8 +110,18 @@ func TestGateOrder(t *testing.T) {
 	})
 	t.Run("hint", func(t *testing.T) {
 		g, _ := approvals.New(approvals.Options{Hint: func(tool string, a registry.Approval) string { return "use --approve " + tool }})
-		if got := g.ApprovalHint(exec("w"), registry.Unavailable); got != "use --approve w" {
-			t.Fatalf("hint %q", got)
+		if a, why := g.ApproveExplained(ctx, exec("w"), ""); a != registry.Unavailable || why != registry.DenialMessage("w", a)+": use --approve w" {
+			t.Fatalf("got %d, %q", a, why)
+		}
+	})
+	t.Run("next", func(t *testing.T) {
+		next := registry.ApproverFunc(func(context.Context, registry.Execution, string) registry.Approval { return registry.Rejected })
+		g, _ := approvals.New(approvals.Options{Approve: []string{"ok"}, Next: next, Hint: func(string, registry.Approval) string { return "unused" }})
+		if a, why := g.ApproveExplained(ctx, exec("w"), ""); a != registry.Rejected || why != "" {
+			t.Fatalf("Next's answer: got %d, %q", a, why)
+		}
+		if a, _ := g.ApproveExplained(ctx, exec("ok"), ""); a != registry.AllowedOnce {
+			t.Fatalf("a pre-approved tool went to Next: %d", a)
 		}
 	})
 }

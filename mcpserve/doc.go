@@ -35,4 +35,15 @@
 // (KindInvalidArguments, KindShuttingDown, KindInternal). ServerOptions.OnRun reports every
 // call (id, description, kind, duration, sub-call count) for a host's logs and metrics;
 // HTTPHandler.RequireToken puts a host's other endpoints behind the same bearer token.
+//
+// # Approvals
+//
+// With [Approver] installed as the registry's Approver (and ServerOptions.Scope set: the registry
+// routes approvals through an agent), a program's call that needs approval is put to the person
+// behind the client: by elicitation/create while the run waits, for clients before protocol
+// 2026-07-28 that declared elicitation (ServerOptions.ApprovalTimeout bounds the wait); in-band
+// for later ones (SEP-2322): run_code answers input_required with the question and a signed
+// request state (ServerOptions.RequestStateKey), and the client's retry replays the calls
+// already made from it and runs the approved one, so it works across stateless replicas that
+// share the key. A client that can do neither is denied at once, saying how to approve instead.
 package mcpserve

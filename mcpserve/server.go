@@ -4,6 +4,7 @@ package mcpserve
 // in its description, to any MCP client.
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -57,6 +58,15 @@ type ServerOptions struct {
 	// MaxReplyBytes bounds one reply, as a JSON-RPC message (zero: DefaultMaxReplyBytes): a
 	// larger one loses its structuredContent, then its content is cut with a marker.
 	MaxReplyBytes int
+	// ApprovalTimeout is how long a call that needs approval waits for the person's answer to
+	// an elicitation/create request before it is denied (zero: DefaultApprovalTimeout); the
+	// run's own wall time bounds the wait too. See Approver.
+	ApprovalTimeout time.Duration
+	// RequestStateKey signs the request state of in-band approvals (input_required results,
+	// SEP-2322), so that a retry with a changed state is refused; at least
+	// MinRequestStateKeyBytes. nil: a random key of this server, so a retry must come back to
+	// this server: replicas that serve one deployment statelessly need the same key.
+	RequestStateKey []byte
 	// SessionState, when set, is the store of codemode.Options.State, kept per MCP session:
 	// each call runs in the state scope of its session (codemode.WithStateScope with the
 	// session id), so two sessions never see each other's values, and the values of a session
@@ -89,6 +99,13 @@ type ServerOptions struct {
 // program runs: one every ProgressInterval (a heartbeat with the elapsed time) and one when
 // sub-calls settle (coalesced when they settle faster than the client reads). Progress is the
 // elapsed time in seconds; the message counts the settled sub-calls.
+//
+// Each call carries what Approver needs to put the program's calls that need approval to the
+// client's person (see the package documentation, Approvals). For the in-band form, NewServer
+// adds one around-dispatch wrapper to reg (Registry.WrapExecute) that records the calls of this
+// server's runs and gives a retry their recorded results, and one post-execute listener
+// (Registry.OnPostExecute) that records approved calls a guard denied; both leave every other
+// call alone.
 func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) {
 	if reg == nil {
 		return nil, errors.New("mcpserve: NewServer needs a registry")
@@ -134,7 +151,34 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if mode == StructuredAlways {
 		outputSchema = json.RawMessage(OutputSchema)
 	}
-	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun, reply: replyShaper{mode: mode, maxBytes: maxReply}, state: opts.SessionState}
+	key := opts.RequestStateKey
+	switch {
+	case key == nil:
+		key = newStateKey()
+	case len(key) < MinRequestStateKeyBytes:
+		return nil, fmt.Errorf("mcpserve: ServerOptions.RequestStateKey must be at least %d bytes, got %d", MinRequestStateKeyBytes, len(key))
+	}
+	if opts.ApprovalTimeout < 0 {
+		return nil, fmt.Errorf("mcpserve: ServerOptions.ApprovalTimeout must not be negative, got %s", opts.ApprovalTimeout)
+	}
+	h := &runHandler{reg: reg, scope: opts.Scope, interval: interval, gate: opts.Gate, onRun: opts.OnRun, reply: replyShaper{mode: mode, maxBytes: maxReply},
+		approvalTimeout: cmp.Or(opts.ApprovalTimeout, DefaultApprovalTimeout), stateKey: bytes.Clone(key), state: opts.SessionState}
+	// The in-band approvals' record and replay of a run's calls (see runApprovals.wrap).
+	reg.WrapExecute(func(ctx context.Context, exec registry.Execution, next func(context.Context) registry.Result) registry.Result {
+		ra, _ := ctx.Value(approvalsKey{}).(*runApprovals)
+		if ra == nil || ra.owner != h || ra.form != formInBand || exec.CallID == ra.callID {
+			return next(ctx)
+		}
+		return ra.wrap(ctx, exec, next)
+	})
+	// A call the approver let through that never reached the wrapper (a guard denied it) settles
+	// here.
+	reg.OnPostExecute(func(ctx context.Context, exec registry.Execution, res registry.Result, next func() registry.PostDecision) registry.PostDecision {
+		if ra, _ := ctx.Value(approvalsKey{}).(*runApprovals); ra != nil && ra.owner == h && ra.form == formInBand && exec.CallID != ra.callID {
+			ra.settled(exec, res)
+		}
+		return next()
+	})
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	h.srv = srv
 	destructive, openWorld := true, true
@@ -171,6 +215,9 @@ type runHandler struct {
 	reply    replyShaper
 	state    *codemode.MemoryStore // nil: state is not kept per session
 	srv      *mcp.Server
+
+	approvalTimeout time.Duration
+	stateKey        []byte // signs in-band approvals' request states
 }
 
 // sessionState puts ctx in the state scope of session id and drops the state of the
@@ -222,6 +269,17 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		defer leave()
 		ctx = runCtx
 	}
+	ra, refused := h.approvals(req, rep)
+	if refused != nil {
+		return refused
+	}
+	runCtx, stop := context.WithCancelCause(ctx)
+	defer func() {
+		stop(nil)
+		ra.endQuestions() // withdraws the questions still open, before the answer
+	}()
+	ra.stop, ra.callCtx = stop, runCtx
+	ctx = context.WithValue(runCtx, approvalsKey{}, ra)
 	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions
@@ -262,6 +320,11 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 		res = h.reg.Execute(ctx, call)
 	}
 	rep.SubCalls = int(subCalls.Load())
+	if ra.form == formInBand {
+		if out := h.inBandResult(ra, rep); out != nil {
+			return out
+		}
+	}
 	rep.Outcome, rep.Kind = outcomeOf(res)
 	return toolResult(res, rep.Outcome)
 }

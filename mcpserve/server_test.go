@@ -497,3 +497,20 @@ func serveStreamable(t *testing.T, srv *mcp.Server) string {
 	t.Cleanup(hs.Close)
 	return hs.URL
 }
+
+// NewServer refuses a request-state key too short to sign with and a negative approval timeout.
+func TestNewServerApprovalOptions(t *testing.T) {
+	reg := registry.New()
+	installCodeMode(t, reg, jsruntime.Config{}, codemode.Options{})
+	for _, c := range []struct {
+		opts mcpserve.ServerOptions
+		want string
+	}{
+		{mcpserve.ServerOptions{RequestStateKey: []byte("short")}, "RequestStateKey must be at least 16 bytes, got 5"},
+		{mcpserve.ServerOptions{ApprovalTimeout: -time.Second}, "ApprovalTimeout must not be negative"},
+	} {
+		if _, err := mcpserve.NewServer(reg, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewServer(%+v): %v, want %q", c.opts, err, c.want)
+		}
+	}
+}

@@ -327,59 +327,59 @@ func (p *Prepared) runPre(listeners []PreExecuteFunc) (d PreDecision, err *Error
 // approve asks the approver about an Ask decision. Every denial it returns has the code
 // CodeApprovalDenied.
 func (p *Prepared) approve(a Approver, reason string) PreDecision {
-	d, answer := p.askApprover(a, reason)
+	d := p.askApprover(a, reason)
 	if d.kind == preDeny {
 		d.code = CodeApprovalDenied
-		if h, ok := a.(ApprovalHinter); ok && answer != 0 {
-			if hint := approvalHint(h, p.exec, answer); hint != "" {
-				d.reason += ": " + hint
-			}
-		}
 	}
 	return d
 }
 
-// approvalHint is h's hint for a denied call; a panicking hinter gives none.
-func approvalHint(h ApprovalHinter, exec Execution, answer Approval) (hint string) {
-	defer func() {
-		if recover() != nil {
-			hint = ""
-		}
-	}()
-	return h.ApprovalHint(exec, answer)
-}
-
-// askApprover asks a about the call and returns the decision with the answer (zero when a was
-// not asked).
-func (p *Prepared) askApprover(a Approver, reason string) (PreDecision, Approval) {
+// askApprover asks a about the call and returns its decision.
+func (p *Prepared) askApprover(a Approver, reason string) PreDecision {
 	name := p.exec.Name
 	switch {
 	case a == nil:
 		if reason == "" {
 			reason = fmt.Sprintf("tool %q requires approval (not yet supported)", name)
 		}
-		return Deny(reason), 0
+		return Deny(reason)
 	case p.exec.Scope == nil:
-		return Deny(fmt.Sprintf("tool %q requires approval, but the call has no agent to route it through", name)), 0
+		return Deny(fmt.Sprintf("tool %q requires approval, but the call has no agent to route it through", name))
 	}
 	var answer Approval
+	var why string
 	func() {
 		defer func() {
 			if x := recover(); x != nil {
-				answer = Unavailable
+				answer, why = Unavailable, ""
 			}
 		}()
-		answer = a.Approve(p.ctx, p.exec, reason)
+		if ea, ok := a.(ExplainingApprover); ok {
+			answer, why = ea.ApproveExplained(p.ctx, p.exec, reason)
+		} else {
+			answer = a.Approve(p.ctx, p.exec, reason)
+		}
 	}()
+	switch {
+	case answer == AllowedOnce:
+		return Allow()
+	case why != "":
+		return Deny(why)
+	}
+	return Deny(DenialMessage(name, answer))
+}
+
+// DenialMessage is the registry's message for a call of tool the Approver answered with answer
+// (anything but AllowedOnce), as the program sees it when the Approver gives no explanation of
+// its own. An ExplainingApprover that only adds to it starts its explanation with it.
+func DenialMessage(tool string, answer Approval) string {
 	switch answer {
-	case AllowedOnce:
-		return Allow(), answer
 	case Rejected:
-		return Deny(fmt.Sprintf("the user rejected tool %q", name)), answer
+		return fmt.Sprintf("the user rejected tool %q", tool)
 	case Cancelled:
-		return Deny(fmt.Sprintf("approval for tool %q was cancelled", name)), answer
+		return fmt.Sprintf("approval for tool %q was cancelled", tool)
 	default:
-		return Deny(fmt.Sprintf("tool %q requires approval, but no approval channel is available", name)), Unavailable
+		return fmt.Sprintf("tool %q requires approval, but no approval channel is available", tool)
 	}
 }
 

@@ -109,12 +109,14 @@ type Approver interface {
 	Approve(ctx context.Context, exec Execution, reason string) Approval
 }
 
-// ApprovalHinter is an optional interface of an Approver: for a call it did not allow, the
-// hint it returns (when not empty) is appended to the denial's message after ": ", so that the
-// message can say how to approve the call (a CLI's flags, a server's settings). The registry
-// keeps the rest of the message, which names the tool.
-type ApprovalHinter interface {
-	ApprovalHint(exec Execution, answer Approval) string
+// ExplainingApprover is an Approver that can say why it did not allow a call. When the
+// registry's Approver implements it, ApproveExplained is called instead of Approve, and a
+// non-empty why replaces the registry's message of the denial (which still carries the code
+// APPROVAL_DENIED): for example, that the client cannot ask a person and how to approve the
+// tool instead.
+type ExplainingApprover interface {
+	Approver
+	ApproveExplained(ctx context.Context, exec Execution, reason string) (answer Approval, why string)
 }
 
 // ApproverFunc adapts a function to Approver.

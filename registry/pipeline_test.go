@@ -491,6 +491,9 @@ func TestRequiresApprovalAsksTheApprover(t *testing.T) {
 		{"no approver", nil, nil, `Error: tool "t" requires approval (not yet supported)`},
 		{"allowed", answer(registry.AllowedOnce), nil, "ran"},
 		{"rejected", answer(registry.Rejected), nil, `Error: the user rejected tool "t"`},
+		{"an explaining approver says why", explained{registry.Unavailable, "the client cannot ask a person"}, nil, "Error: the client cannot ask a person"},
+		{"an explaining approver's plain denial", explained{registry.Cancelled, ""}, nil, `Error: approval for tool "t" was cancelled`},
+		{"an explaining approver allows", explained{registry.AllowedOnce, "ignored"}, nil, "ran"},
 		{"an Allow does not waive it", answer(registry.Rejected), func(context.Context, registry.Execution, func() registry.PreDecision) registry.PreDecision {
 			return registry.Allow()
 		}, `Error: the user rejected tool "t"`},
@@ -528,40 +531,33 @@ func TestRequiresApprovalAsksTheApprover(t *testing.T) {
 	}
 }
 
-// hintingApprover answers with its answer and hints how to approve.
-type hintingApprover struct{ answer registry.Approval }
-
-func (h hintingApprover) Approve(context.Context, registry.Execution, string) registry.Approval {
-	return h.answer
+// explained is an ExplainingApprover with a fixed answer and explanation.
+type explained struct {
+	answer registry.Approval
+	why    string
 }
 
-func (h hintingApprover) ApprovalHint(exec registry.Execution, a registry.Approval) string {
-	if a == registry.AllowedOnce {
-		return "never asked for an allowed call"
-	}
-	return "approve it with --approve " + exec.Name
+func (e explained) Approve(context.Context, registry.Execution, string) registry.Approval {
+	panic("the registry asked Approve of an ExplainingApprover")
 }
 
-// An Approver that is an ApprovalHinter adds its hint to the denial's message; an allowed call
-// is not hinted.
-func TestApprovalHintEndsTheDenial(t *testing.T) {
-	for _, c := range []struct {
-		answer registry.Approval
-		want   string
-	}{
-		{registry.Unavailable, `Error: tool "t" requires approval, but no approval channel is available: approve it with --approve t`},
-		{registry.Rejected, `Error: the user rejected tool "t": approve it with --approve t`},
-		{registry.AllowedOnce, "ran"},
-	} {
+func (e explained) ApproveExplained(context.Context, registry.Execution, string) (registry.Approval, string) {
+	return e.answer, e.why
+}
+
+// TestDenialMessageIsTheRegistrys: DenialMessage gives the message the registry uses when an
+// Approver explains nothing, so an explanation that only adds to it can start with it.
+func TestDenialMessageIsTheRegistrys(t *testing.T) {
+	for _, a := range []registry.Approval{registry.Rejected, registry.Cancelled, registry.Unavailable} {
 		var body counter
 		tool := body.tool("t")
 		tool.RequiresApproval = true
 		reg := newRegistry(t, tool)
-		reg.SetApprover(hintingApprover{c.answer})
+		reg.SetApprover(answer(a))
 		cl := call("t")
 		cl.Scope = reg.NewScope("agent", nil)
-		if got := text(reg.Execute(context.Background(), cl)); got != c.want {
-			t.Errorf("answer %d: result %q, want %q", c.answer, got, c.want)
+		if got, want := text(reg.Execute(context.Background(), cl)), "Error: "+registry.DenialMessage("t", a); got != want {
+			t.Errorf("answer %d: %q, want %q", a, got, want)
 		}
 	}
 }

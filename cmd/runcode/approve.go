@@ -35,8 +35,8 @@ func (a *approvalFlags) validate() error {
 	return nil
 }
 
-// gate returns the registry's Approver: the flags' standing answers, then asker (nil: deny at
-// once), with hint ending the message of a denied call.
+// gate returns run's Approver: the flags' standing answers, then asker (nil: deny at once),
+// with hint ending the message of a denied call.
 func (a *approvalFlags) gate(asker approvals.Asker, hint func(string, registry.Approval) string) (*approvals.Gate, error) {
 	return approvals.New(approvals.Options{Approve: a.approve, Yes: a.yes, Asker: asker, Hint: hint})
 }
@@ -47,14 +47,6 @@ func runApprovalHint(tool string, answer registry.Approval) string {
 		return ""
 	}
 	return fmt.Sprintf("there is no terminal to ask on; approve it with --approve %s, or every call that needs approval with --yes", tool)
-}
-
-// serveApprovalHint is serve's hint for a call denied without a person to ask.
-func serveApprovalHint(tool string, answer registry.Approval) string {
-	if answer != registry.Unavailable {
-		return ""
-	}
-	return fmt.Sprintf("the server cannot ask anyone; start it with --approve %s, or --yes", tool)
 }
 
 // terminal returns the Asker of run: a Terminal when stdin and stderr are terminals (the

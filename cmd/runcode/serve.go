@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runcode-dev/runcode/approvals"
 	"github.com/runcode-dev/runcode/jsruntime"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
@@ -195,10 +196,10 @@ func (c *cli) serveCmd(args []string) (int, error) {
 		return 0, err
 	}
 	reg := opened.reg
-	// Calls that need approval: the flags' standing answers; nobody is asked yet, so the others
-	// are denied at once. The runs are an agent of their own (a scope), which the registry's
-	// approval stage requires.
-	approver, err := appr.gate(nil, serveApprovalHint)
+	// Calls that need approval: the flags' standing answers, then the person behind the MCP
+	// client (mcpserve.Approver: elicitation, or the in-band form). The runs are an agent of
+	// their own (a scope), which the registry's approval stage requires.
+	approver, err := approvals.New(approvals.Options{Approve: appr.approve, Yes: appr.yes, Next: mcpserve.Approver()})
 	if err != nil {
 		opened.close()
 		return 0, err
@@ -216,8 +217,16 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	pool, _ := opened.rt.(*jsruntime.ProcessPool) // nil in-process: no worker metrics
 	ops := newServiceOps(lf, logTo, gate, pool)
 	defer reg.OnResult(ops.metrics.observeSubCall)()
-	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, Scope: reg.NewScope("serve", nil), CompactAbove: c.compactAbove(), OnRun: ops.onRun,
-		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState, State: opened.state})
+	stateKey, err := requestStateKey()
+	if err != nil {
+		return 0, err
+	}
+	if stateKey == nil && sf.stateless {
+		fmt.Fprintf(c.stderr, "runcode: warning: $%s is not set, so this replica signs in-band approval states with a key of its own: a client's retry that lands on another replica is refused; give every replica the same key\n", requestStateKeyEnv)
+	}
+	srv, err := mcpserve.NewServer(reg, mcpserve.ServerOptions{Name: "runcode", Version: version(), Gate: gate, CompactAbove: c.compactAbove(), OnRun: ops.onRun,
+		Structured: mcpserve.StructuredMode(sf.structured), MaxReplyBytes: int(sf.maxReply), SessionState: c.sessionState, State: opened.state,
+		Scope: reg.NewScope("serve", nil), ApprovalTimeout: approvalTimeout(lim.timeout), RequestStateKey: stateKey})
 	if err != nil {
 		return 0, err
 	}
@@ -330,3 +339,26 @@ type nopWriteCloser struct{ io.Writer }
 
 // Close does nothing.
 func (nopWriteCloser) Close() error { return nil }
+
+// requestStateKeyEnv names the key that signs the request state of in-band approvals
+// (mcpserve.ServerOptions.RequestStateKey): the same on every replica of a stateless deployment.
+const requestStateKeyEnv = "RUNCODE_REQUEST_STATE_KEY"
+
+// requestStateKey returns the key in $RUNCODE_REQUEST_STATE_KEY, or nil when it is not set.
+func requestStateKey() ([]byte, error) {
+	key := strings.TrimSpace(os.Getenv(requestStateKeyEnv))
+	switch {
+	case key == "":
+		return nil, nil
+	case len(key) < mcpserve.MinRequestStateKeyBytes:
+		return nil, &usageError{fmt.Sprintf("$%s must be at least %d bytes (a random string; the same on every replica), got %d", requestStateKeyEnv, mcpserve.MinRequestStateKeyBytes, len(key))}
+	}
+	return []byte(key), nil
+}
+
+// approvalTimeout is how long serve waits for a person's approval: mcpserve.DefaultApprovalTimeout,
+// or three quarters of the run's wall time when that is shorter, so that the program still has
+// time to handle the denial (DECISIONS row 95).
+func approvalTimeout(wall time.Duration) time.Duration {
+	return min(mcpserve.DefaultApprovalTimeout, wall*3/4)
+}
