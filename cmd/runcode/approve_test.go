@@ -351,15 +351,16 @@ func TestReplayOfADeniedCallKeepsItsCode(t *testing.T) {
 	}
 }
 
-// serve takes the same flags: without them (and with nobody to ask) a call that needs approval
-// is denied at once, the message saying how to start the server; --approve lets it run.
+// serve takes the same flags: without them (and with a client that cannot ask a person) a call
+// that needs approval is denied at once, the message saying how to approve it on the server;
+// --approve lets it run without asking the client.
 func TestServeApprovalFlags(t *testing.T) {
 	for _, c := range []struct {
 		flags []string
 		want  string
 		notes string
 	}{
-		{nil, `APPROVAL_DENIED: tool "append_note" requires approval, but no approval channel is available: the server cannot ask anyone; start it with --approve append_note, or --yes`, ""},
+		{nil, `APPROVAL_DENIED: tool "append_note" requires approval, but this MCP client cannot ask a person`, ""},
 		{[]string{"--approve", "append_note"}, "appended: call Ada", "buy milk\ncall Ada\n"},
 	} {
 		t.Run(strings.Join(c.flags, " "), func(t *testing.T) {
@@ -373,7 +374,7 @@ func TestServeApprovalFlags(t *testing.T) {
 			p.callRunCode(2, string(program))
 			m, line := p.recv(30 * time.Second)
 			text, isErr := resultText(t, m, line, 2)
-			if isErr || !strings.Contains(text, c.want) {
+			if isErr || !strings.Contains(text, c.want) || c.notes == "" && !strings.Contains(text, "--approve append_note, or --yes") {
 				t.Fatalf("result (isError %v):\n%s", isErr, text)
 			}
 			if n := notes(t, dir); n != c.notes {
