@@ -166,3 +166,27 @@ func docForm(d string) string {
 func ExampleSection_economy() {
 	_ = fmt.Sprint
 }
+
+// TestNoArgsAliasOnlyWhenItPays: three or more tools that take no arguments share the NoArgs
+// alias; fewer keep Record<string, never> spelled out; a schema that already names NoArgs keeps
+// every tool's type spelled out.
+func TestNoArgsAliasOnlyWhenItPays(t *testing.T) {
+	none := jsonv.MustParse(`{"type":"object","properties":{},"additionalProperties":false}`)
+	tool := func(name string) Tool { return Tool{Name: name, Parameters: none} }
+	for _, c := range []struct {
+		tools []Tool
+		alias bool
+	}{
+		{[]Tool{tool("a"), tool("b")}, false},
+		{[]Tool{tool("a"), tool("b"), tool("c")}, true},
+		{[]Tool{tool("a"), tool("b"), tool("c"), {Name: "d", Parameters: jsonv.MustParse(`{"type":"object","properties":{"x":{"$ref":"#/$defs/NoArgs"}},"$defs":{"NoArgs":{"type":"string"}}}`)}}, false},
+	} {
+		d := Declarations(c.tools)
+		if got := strings.Contains(d, "type NoArgs = Record<string, never>") && strings.Contains(d, "a(args?: NoArgs)"); got != c.alias {
+			t.Errorf("%d tools: alias %v, want %v:\n%s", len(c.tools), got, c.alias, d)
+		}
+		if !c.alias && strings.Contains(d, "(args?: NoArgs)") {
+			t.Errorf("NoArgs used without its alias:\n%s", d)
+		}
+	}
+}

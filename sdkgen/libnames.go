@@ -19,7 +19,7 @@ import (
 var libNames string
 
 // ownNames are the names the declarations themselves declare.
-var ownNames = [...]string{"JsonValue", "ToolCallError", "tools", "console", "Console"}
+var ownNames = [...]string{"JsonValue", "ToolCallError", "NoArgs", "tools", "console", "Console"}
 
 // reservedName reports whether a named shape may not take name: the declarations or a
 // TypeScript lib declare it globally.
