@@ -200,9 +200,10 @@ func (l *Library) Put(p Program) error {
 		return fmt.Errorf("programs: %w", err)
 	}
 	_, werr := f.Write(data)
+	merr := f.Chmod(0o644) // CreateTemp makes it private; a library is as readable as the sources
 	serr := f.Sync()
 	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := errors.Join(werr, merr, serr, cerr); err != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("programs: writing %s: %w", p.Name, err)
 	}

@@ -23,6 +23,7 @@ func (c *cli) checkCmd(args []string) (int, error) {
 	fs := newFlagSet(c, "check", "[SOURCES] PROGRAM")
 	var src sources
 	src.register(fs)
+	c.registerPrograms(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -49,7 +50,11 @@ func (c *cli) checkCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer closeSources()
-	diags, err := checker.Check(c.ctx, sdkgen.DTS(codemode.SDKTools(reg)), program)
+	decl, err := c.programsDeclaration()
+	if err != nil {
+		return 0, err
+	}
+	diags, err := checker.Check(c.ctx, sdkgen.DTS(codemode.SDKTools(reg))+decl, program)
 	var pe *progform.Error
 	if errors.As(err, &pe) {
 		fmt.Fprintf(c.stdout, "%s:%d:%d: error: %s\n", name, pe.Line, pe.Column, pe.Message)
@@ -79,6 +84,7 @@ func (c *cli) initCmd(args []string) error {
 	fs := newFlagSet(c, "init", "[SOURCES] [DIR]")
 	var src sources
 	src.register(fs)
+	c.registerPrograms(fs)
 	force := fs.Bool("force", false, "overwrite a tsconfig.json or tools.d.ts that runcode did not write")
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
@@ -104,7 +110,11 @@ func (c *cli) initCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	if err := typecheck.WriteProject(dir, sdkgen.DTS(codemode.SDKTools(reg))); err != nil {
+	decl, err := c.programsDeclaration()
+	if err != nil {
+		return err
+	}
+	if err := typecheck.WriteProject(dir, sdkgen.DTS(codemode.SDKTools(reg))+decl); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
 	fmt.Fprintf(c.stdout, "wrote %s and %s\n", filepath.Join(dir, typecheck.DeclarationsFile), filepath.Join(dir, typecheck.ConfigFile))

@@ -36,6 +36,8 @@ Usage:
   runcode tools [SOURCES] [--json]                                    list the tools
   runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
   runcode trace view FILE [-o FILE.html]                              the waterfall page of a --trace file
+  runcode save  [SOURCES] NAME PROGRAM [--description TEXT] [--programs DIR]   keep PROGRAM in the program library
+  runcode programs [--programs DIR] [--json]                          list the saved programs
   runcode version
 
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
@@ -53,6 +55,9 @@ Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory
   and --isolation process|inprocess (default process: each program runs in a worker process that
   contains crashes and has a hard memory limit; inprocess is faster, for trusted programs).
   Durations use Go syntax (30s, 500ms, 10m); sizes are plain bytes or KiB/MiB/GiB (64MiB).
+
+---programs DIR (run, serve, check, sdk, init, save, programs) is the program library (default
+.runcode/programs/, used when it exists): programs call a saved one with await programs.NAME(input).
 
 --compact (run and serve) presents the tools compactly, as sdk --compact prints them, so that
 programs get the catalog helpers whatever the tool count.
@@ -83,6 +88,8 @@ type cli struct {
 	// followMemory, when set (by cliMain: the process is runcode's own), is told --memory
 	// before the runtime opens, for the process's soft memory limit (see gc.go).
 	followMemory func(memory int64)
+	// programsDir is --programs DIR ("" for the default library, see library).
+	programsDir string
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -131,6 +138,10 @@ func (c *cli) main(args []string) int {
 		code, err = c.serveCmd(args[1:])
 	case "trace":
 		err = c.traceCmd(args[1:])
+	case "save":
+		code, err = c.saveCmd(args[1:])
+	case "programs":
+		err = c.programsCmd(args[1:])
 	case "version":
 		fmt.Fprintln(c.stdout, "runcode", version())
 	default:
@@ -219,6 +230,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	lim.register(fs)
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
+	c.registerPrograms(fs)
 	replayPath := fs.String("replay", "", "answer the sub-calls from `FILE`, a --trace file of an earlier run, instead of running any tool (without source flags, the tools are the names FILE records)")
 	c.registerCompact(fs)
 	positional, err := c.parseInterleaved(fs, args)
@@ -338,6 +350,7 @@ func (c *cli) sdkCmd(args []string) error {
 	out := fs.String("o", "", "write the declarations to `FILE` instead of stdout")
 	compact := fs.Bool("compact", false, "print the compact prompt section (tool names, summaries, catalog helpers) instead")
 	prompt := fs.Bool("prompt", false, "print exactly the prompt section a model receives about the tools, as serve presents it")
+	c.registerPrograms(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -350,7 +363,11 @@ func (c *cli) sdkCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	text := sdkgen.DTS(codemode.SDKTools(reg))
+	decl, err := c.programsDeclaration()
+	if err != nil {
+		return err
+	}
+	text := sdkgen.DTS(codemode.SDKTools(reg)) + decl
 	switch {
 	case *compact:
 		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"

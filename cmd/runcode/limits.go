@@ -128,6 +128,8 @@ type openRegistry struct {
 	rt           jsruntime.ClosableRuntime
 	closeSources func()
 	checker      *typecheck.Checker // --typecheck; nil without
+	cm           *codemode.CodeMode
+	compiler     *lazyCompiler // programs.save's; nil without a program library
 }
 
 // close stops the runtime (the worker processes of process isolation), waiting for the runs in
@@ -142,6 +144,9 @@ func (o *openRegistry) close() {
 func (o *openRegistry) closeChecker() {
 	if o.checker != nil {
 		o.checker.Close()
+	}
+	if o.compiler != nil {
+		o.compiler.close()
 	}
 }
 
@@ -213,10 +218,16 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	if c.replay != nil {
 		opts.Executor = c.replay
 	}
-	if err := codemode.Install(reg, opts); err != nil {
+	if lib := c.library(false); lib != nil {
+		o.compiler = &lazyCompiler{}
+		opts.Programs, opts.ProgramCompiler = lib, o.compiler
+	}
+	cm, err := codemode.New(reg, opts)
+	if err != nil {
 		o.close()
 		return nil, err
 	}
+	o.cm = cm
 	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		o.close()
 		return nil, err
