@@ -72,7 +72,7 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 		return nil, err
 	}
 	t = &scopeTools{names: names, writeTool: writeToolOf(names), namespaces: namespaces, members: members,
-		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) }),
+		sdkTools:     sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) }),
 		programNames: progs.names, programMembers: progs.members, programs: progs.sdk, save: progs.save,
 		visible: make(map[string]bool, len(names)+len(progs.names))}
 	for _, n := range names {
