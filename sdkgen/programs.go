@@ -25,7 +25,7 @@ type Program struct {
 	// Declarations is the module-form program's own .d.ts as the TypeScript compiler emitted it
 	// (typecheck.Checker.Declarations): its exported `Input` type, when it declares one, and its
 	// default export as `declare const X: T; export default X;`. Empty declares an input of
-	// Record<string, never> and an output of undefined.
+	// Record<string, never> and an output of null (what a program without a result resolves).
 	Declarations string
 }
 
@@ -134,10 +134,10 @@ var (
 
 // programBody turns a module's emitted declarations into the body of a namespace: `declare`
 // dropped (the namespace is ambient already), `export default X` become `export type Output =
-// typeof X` (undefined without a default export). It reports whether the module exports Input.
+// typeof X` (null without a default export). It reports whether the module exports Input.
 func programBody(dts string) (string, bool) {
 	hasInput := exportsInput.MatchString(dts)
-	output := "export type Output = undefined;"
+	output := "export type Output = null;"
 	if m := exportDefault.FindStringSubmatch(dts); m != nil {
 		output = "export type Output = typeof " + m[1] + ";"
 		dts = exportDefault.ReplaceAllString(dts, "")
