@@ -248,3 +248,26 @@ func TestServeListsSavedProgramsAndReloads(t *testing.T) {
 		t.Fatalf("serve exited %d:\n%s", code, stderr.String())
 	}
 }
+
+// The worked example of docs/programs-library.md: word-stats saved, then called by name.
+func TestSavedProgramExampleRuns(t *testing.T) {
+	needTSC(t)
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := t.TempDir()
+	sources := []string{"--tools", filepath.Join(repo, "examples/tools/tools.json"), "--workspace", repo, "--programs", lib}
+	code, out, errOut := invoke(t, "", append([]string{"save", "word-stats", filepath.Join(repo, "examples/saved/word-stats.ts"), "--description", "Word counts of the Markdown files under a directory"}, sources...)...)
+	if code != exitOK || !strings.Contains(out, "tools: glob, read_file, word_count") {
+		t.Fatalf("save: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	example := filepath.Join(repo, "examples/saved/use-word-stats.ts")
+	if code, out, errOut := invoke(t, "", append([]string{"check", example}, sources...)...); code != exitOK {
+		t.Fatalf("check: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = invoke(t, "", append([]string{"run", example}, sources...)...)
+	if code != exitOK || !strings.Contains(out, " words in docs/ (on ") || !strings.Contains(out, `"docs/`) {
+		t.Fatalf("run: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
