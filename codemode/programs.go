@@ -88,9 +88,9 @@ func programsBlock(progs []sdkgen.Program, save, compact bool) string {
 		if save {
 			text += "- programs.save({name, source, description}): propose saving a module-form program (needs approval)\n"
 		}
-		return text
+		return strings.TrimRight(text, "\n")
 	}
-	return "\n\nSaved programs: `await programs.NAME(input)` runs one as a program of its own and resolves its result.\n```ts\n" + sdkgen.ProgramsDeclaration(progs, save) + "```\n"
+	return "\n\nSaved programs: `await programs.NAME(input)` runs one as a program of its own and resolves its result.\n```ts\n" + sdkgen.ProgramsDeclaration(progs, save) + "```"
 }
 
 // catalogEntries are what catalog.search looks in: the tools, then each saved program under

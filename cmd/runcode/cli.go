@@ -368,9 +368,21 @@ func (c *cli) sdkCmd(args []string) error {
 		return err
 	}
 	text := sdkgen.DTS(codemode.SDKTools(reg)) + decl
+	if lib := c.library(false); lib != nil && (*compact || *prompt) {
+		// The prompt sections list the saved programs from the registry, where Code Mode
+		// registers them: install it over a runtime that runs nothing.
+		rt, err := jsruntime.New(jsruntime.Config{})
+		if err != nil {
+			return err
+		}
+		defer rt.Close()
+		if _, err := codemode.New(reg, codemode.Options{Runtime: rt, Programs: lib}); err != nil {
+			return err
+		}
+	}
 	switch {
 	case *compact:
-		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"
+		text = codemode.PromptSectionFor(reg, codemode.Options{CompactAbove: 1}) + "\n"
 	case *prompt:
 		text = codemode.PromptSectionFor(reg, codemode.Options{}) + "\n"
 	}

@@ -115,6 +115,12 @@ return (await programs["sum-up"]({ a: 1, b: 2 })).total;`,
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("starts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// --replay answers the saved program's call as a whole, without any tool.
+	code, out, errOut = invoke(t, `await tools.add({ a: 1, b: 1 });
+return (await programs["sum-up"]({ a: 1, b: 2 })).total;`, "run", "--programs", lib, "--replay", tracePath, "-")
+	if code != exitOK || out != "3\n" || errOut != "" {
+		t.Fatalf("replay: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 }
 
 // A saved program that calls a tool the sources no longer offer fails before any of its tools
