@@ -125,13 +125,18 @@ func describeProgram(progs []sdkgen.Program, args jsonv.Value) (string, bool) {
 // those registered before, when the library changed since the last load (its Stamp). A library
 // that cannot be read keeps the programs registered before (the error is returned).
 func (cm *codeMode) loadPrograms() error {
-	lib := cm.opts.Programs
-	if lib == nil {
+	if cm.opts.Programs == nil {
 		return nil
 	}
-	stamp := lib.Stamp()
 	cm.progMu.Lock()
 	defer cm.progMu.Unlock()
+	return cm.loadProgramsLocked()
+}
+
+// loadProgramsLocked is loadPrograms with progMu held.
+func (cm *codeMode) loadProgramsLocked() error {
+	lib := cm.opts.Programs
+	stamp := lib.Stamp()
 	if cm.progLoaded && stamp == cm.progStamp {
 		return nil
 	}
@@ -157,8 +162,16 @@ func (cm *codeMode) loadPrograms() error {
 
 // reloadPrograms is loadPrograms for a run: a library that cannot be read is logged, and the
 // run sees the programs loaded before.
+//
+// A run never waits for another load: while one is in progress (registering the programs calls
+// the registry's change listeners, such as a server telling its clients), the run goes on with
+// the programs registered so far.
 func (cm *codeMode) reloadPrograms() {
-	if err := cm.loadPrograms(); err != nil {
+	if cm.opts.Programs == nil || !cm.progMu.TryLock() {
+		return
+	}
+	defer cm.progMu.Unlock()
+	if err := cm.loadProgramsLocked(); err != nil {
 		slog.Warn("codemode: the program library could not be reloaded", "err", err)
 	}
 }
@@ -312,7 +325,10 @@ func (cm *codeMode) saveFromProgram(ctx context.Context, inv *registry.Invocatio
 	if err := cm.opts.Programs.Put(p); err != nil {
 		return jsonv.Value{}, fmt.Errorf("programs.save: %w", err)
 	}
-	cm.reloadPrograms()
+	// Registered now, so that the next run (not this one: its bindings are made) can call it.
+	if err := cm.loadPrograms(); err != nil {
+		slog.Warn("codemode: the program library could not be reloaded", "err", err)
+	}
 	names := make([]jsonv.Value, len(p.Tools))
 	for i, t := range p.Tools {
 		names[i] = jsonv.StringValue(t)

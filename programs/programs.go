@@ -316,6 +316,22 @@ func (s SDK) Declarations(save bool) string {
 
 var exportsInput = regexp.MustCompile(`(?m)\bexport\s+(?:declare\s+)?(?:type|interface)\s+Input\b`)
 
+// ExportsInput reports whether source exports an Input type (`export type Input` or `export
+// interface Input`): the declared input of a saved program.
+func ExportsInput(source string) bool { return exportsInput.MatchString(source) }
+
+// WithInputDeclaration returns source with the global input declared after its last line (so
+// that its lines keep their numbers) as its Input type, or as Record<string, never> when it
+// exports none: the text a saved program is typechecked as (Prepare, and runcode check of a
+// program that exports Input).
+func WithInputDeclaration(source string) string {
+	text := source + "\ndeclare const " + InputVar + ": Input;\n"
+	if !ExportsInput(source) {
+		text += "type Input = Record<string, never>;\n"
+	}
+	return text
+}
+
 // Prepare checks source, a module-form program, for saving as name: a valid name, the module
 // form, and no type errors against sdk with the global input declared as the program's
 // exported Input type (Record<string, never> without one). It records the tools and programs
@@ -332,12 +348,8 @@ func Prepare(ctx context.Context, comp Compiler, sdk SDK, name, source, descript
 	if form.Form != progform.Module {
 		return Program{}, &RefusedError{Name: name, Problems: []string{"a saved program is in the module form: its result is `export default <expr>` (or `export {}` for none)"}}
 	}
-	hasInput := exportsInput.MatchString(source)
-	// After the last line, so that the program's lines keep their numbers.
-	text := source + "\ndeclare const " + InputVar + ": Input;\n"
-	if !hasInput {
-		text += "type Input = Record<string, never>;\n"
-	}
+	hasInput := ExportsInput(source)
+	text := WithInputDeclaration(source)
 	others := make([]Program, 0, len(sdk.Programs))
 	for _, p := range sdk.Programs {
 		if p.Name != name { // a program does not call the one it replaces

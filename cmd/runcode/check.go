@@ -10,6 +10,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/internal/progform"
+	"github.com/runcode-dev/runcode/programs"
 	"github.com/runcode-dev/runcode/sdkgen"
 	"github.com/runcode-dev/runcode/typecheck"
 
@@ -53,6 +54,10 @@ func (c *cli) checkCmd(args []string) (int, error) {
 	decl, err := c.programsDeclaration()
 	if err != nil {
 		return 0, err
+	}
+	if programs.ExportsInput(program) {
+		// A program to save: it reads its input as the global input (see programs.Prepare).
+		program = programs.WithInputDeclaration(program)
 	}
 	diags, err := checker.Check(c.ctx, sdkgen.DTS(codemode.SDKTools(reg))+decl, program)
 	var pe *progform.Error

@@ -164,6 +164,10 @@ func TestCheckCatchesABadInputOfASavedProgram(t *testing.T) {
 	if code, out, errOut := invoke(t, "", "check", "--tools", filepath.Join(dir, "tools.json"), "--programs", lib, good); code != exitOK {
 		t.Fatalf("good: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	// A program that exports Input reads the global input when check checks it, as save does.
+	if code, out, errOut := invoke(t, "", "check", "--tools", filepath.Join(dir, "tools.json"), filepath.Join(dir, "sum.ts")); code != exitOK {
+		t.Fatalf("sum.ts: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
 }
 
 // save refuses a program that does not typecheck, with the program's own lines, and keeps
