@@ -97,7 +97,7 @@ type Options struct {
 	// binds no programs global.
 	Programs *programs.Library
 	// ProgramCompiler typechecks a program saved with programs.save and emits its declarations
-	// (programs.TypeScript). nil refuses such saves.
+	// (a *typecheck.Checker). nil refuses such saves.
 	ProgramCompiler programs.Compiler
 }
 

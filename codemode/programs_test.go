@@ -55,7 +55,7 @@ func newProgramsHost(t *testing.T, opts codemode.Options, check bool, saved map[
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Runtime, opts.Programs, opts.ProgramCompiler = rt, h.lib, programs.TypeScript(checker)
+	opts.Runtime, opts.Programs, opts.ProgramCompiler = rt, h.lib, checker
 	if check {
 		opts.TypeChecker = checker
 	}
@@ -76,7 +76,7 @@ func (h *programsHost) save(t *testing.T, name, src string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := programs.Prepare(context.Background(), programs.TypeScript(h.checker), programs.SDK{Tools: codemode.SDKTools(h.reg), Programs: saved}, name, src, "Program "+name)
+	p, err := programs.Prepare(context.Background(), h.checker, programs.SDK{Tools: codemode.SDKTools(h.reg), Programs: saved}, name, src, "Program "+name)
 	if err != nil {
 		t.Fatal(err)
 	}

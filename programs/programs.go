@@ -3,7 +3,7 @@
 // a later program (or a person with `runcode save`) reuses them as `await programs.NAME(input)`.
 //
 //	lib := programs.Open(".runcode/programs")
-//	p, err := programs.Prepare(ctx, programs.TypeScript(checker), programs.SDK{Tools: tools}, "count-todos", source, "Count TODO markers")
+//	p, err := programs.Prepare(ctx, checker, programs.SDK{Tools: tools}, "count-todos", source, "Count TODO markers") // checker: a *typecheck.Checker
 //	if err == nil { err = lib.Put(p) }
 //
 // [Prepare] typechecks a program against the SDK of the tools it may call and refuses one that
@@ -31,8 +31,10 @@ import (
 	"github.com/runcode-dev/runcode/internal/progform"
 	"github.com/runcode-dev/runcode/internal/readlimit"
 	"github.com/runcode-dev/runcode/sdkgen"
-	"github.com/runcode-dev/runcode/typecheck"
 )
+
+// programFile is the name problems give the program, as the compiler's checks do.
+const programFile = "main.ts"
 
 // DefaultDir is the library directory of the CLI when --programs is not given, relative to the
 // current directory.
@@ -269,37 +271,12 @@ func (e *RefusedError) Error() string {
 // Unwrap returns ErrRefused.
 func (e *RefusedError) Unwrap() error { return ErrRefused }
 
-// Compiler typechecks a module-form program against declarations and emits its own declarations
-// (TypeScript returns the one implementation of typecheck.Checker).
+// Compiler typechecks a module-form program against declarations and emits its own declarations.
+// *typecheck.Checker implements it with the TypeScript compiler.
 type Compiler interface {
 	// EmitDeclarations returns the program's .d.ts, or its type errors (one line each) and no
 	// declarations; an error when the compiler could not run.
 	EmitDeclarations(ctx context.Context, declarations, program string) (dts string, problems []string, err error)
-}
-
-// TypeScript is the Compiler of checker.
-func TypeScript(checker *typecheck.Checker) Compiler { return tsCompiler{checker} }
-
-type tsCompiler struct{ c *typecheck.Checker }
-
-func (t tsCompiler) EmitDeclarations(ctx context.Context, declarations, program string) (string, []string, error) {
-	dts, diags, err := t.c.Declarations(ctx, declarations, program)
-	var pe *progform.Error
-	if errors.As(err, &pe) {
-		return "", []string{fmt.Sprintf("%s:%d:%d: %s", typecheck.ProgramFile, pe.Line, pe.Column, pe.Message)}, nil
-	}
-	if err != nil {
-		return "", nil, err
-	}
-	problems := make([]string, len(diags))
-	for i, d := range diags {
-		file := d.File
-		if file == "" {
-			file = typecheck.ProgramFile
-		}
-		problems[i] = fmt.Sprintf("%s:%d:%d: %s", file, d.Line, d.Column, d.OneLine())
-	}
-	return dts, problems, nil
 }
 
 // SDK is what a program is checked against when it is saved: the tools it may call and the
@@ -343,7 +320,7 @@ func Prepare(ctx context.Context, comp Compiler, sdk SDK, name, source, descript
 	}
 	form, err := progform.Parse(source)
 	if err != nil {
-		return Program{}, &RefusedError{Name: name, Problems: []string{typecheck.ProgramFile + ":" + err.Error()}}
+		return Program{}, &RefusedError{Name: name, Problems: []string{programFile + ":" + err.Error()}}
 	}
 	if form.Form != progform.Module {
 		return Program{}, &RefusedError{Name: name, Problems: []string{"a saved program is in the module form: its result is `export default <expr>` (or `export {}` for none)"}}

@@ -90,3 +90,26 @@ func (c *Checker) Declarations(ctx context.Context, declarations, program string
 	}
 	return string(dts), nil, nil
 }
+
+// EmitDeclarations is Declarations with the diagnostics as one line each,
+// "main.ts:LINE:COL: <message>" (a program in neither form is one such line), as CheckProgram
+// gives them: it makes a Checker the compiler of package programs (programs.Compiler).
+func (c *Checker) EmitDeclarations(ctx context.Context, declarations, program string) (string, []string, error) {
+	dts, diags, err := c.Declarations(ctx, declarations, program)
+	var pe *progform.Error
+	if errors.As(err, &pe) {
+		return "", []string{fmt.Sprintf("%s:%d:%d: %s", ProgramFile, pe.Line, pe.Column, pe.Message)}, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	problems := make([]string, len(diags))
+	for i, d := range diags {
+		file := d.File
+		if file == "" {
+			file = ProgramFile
+		}
+		problems[i] = fmt.Sprintf("%s:%d:%d: %s", file, d.Line, d.Column, d.OneLine())
+	}
+	return dts, problems, nil
+}

@@ -184,7 +184,9 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	}
 	load := src.load
 	if c.replay != nil && !src.given() {
-		load = func(io.Writer) (*registry.Registry, func(), error) { return replayTools(c.replay, c.library(false) != nil) }
+		load = func(io.Writer) (*registry.Registry, func(), error) {
+			return replayTools(c.replay, c.library(false) != nil)
+		}
 	}
 	reg, closeSources, err := load(c.stderr)
 	if err != nil {

@@ -81,7 +81,7 @@ func (l *lazyCompiler) EmitDeclarations(ctx context.Context, declarations, progr
 	if err != nil {
 		return "", nil, err
 	}
-	return programs.TypeScript(chk).EmitDeclarations(ctx, declarations, program)
+	return chk.EmitDeclarations(ctx, declarations, program)
 }
 
 // close ends the compiler, if one was started.
@@ -133,7 +133,7 @@ func (c *cli) saveCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p, err := programs.Prepare(c.ctx, programs.TypeScript(checker), programs.SDK{Tools: codemode.SDKTools(reg), Programs: saved}, name, source, *description)
+	p, err := programs.Prepare(c.ctx, checker, programs.SDK{Tools: codemode.SDKTools(reg), Programs: saved}, name, source, *description)
 	var refused *programs.RefusedError
 	if errors.As(err, &refused) {
 		fmt.Fprintf(c.stderr, "runcode: save: %s does not typecheck against the SDK, so it was not saved:\n", positional[1])
