@@ -318,23 +318,17 @@ func (b *Bridge) dispatchInline(run context.Context, i int, args jsonv.Value, se
 
 // NamespaceOf returns a namespace bound as global whose member members[i] calls the registry
 // tool names[i] as a sub-call of this run, exactly as the tools namespace's members do (same
-// ids, order, events and draining), with noArgs as the arguments of a call that passes none.
-// codemode binds saved programs this way (the programs global). Its rejections are
-// ToolCallErrors, and what a member is called in the failure of a missing one is noun.
-func (b *Bridge) NamespaceOf(global, noun string, names, members []string, noArgs jsonv.Value) jsruntime.Namespace {
+// ids, order, events and draining). codemode binds saved programs this way (the programs
+// global). Its rejections are ToolCallErrors (the class the tools namespace declares, shared),
+// and what a member is called in the failure of a missing one is noun.
+func (b *Bridge) NamespaceOf(global, noun string, names, members []string) jsruntime.Namespace {
 	ns := jsruntime.Namespace{Global: global, ErrorClass: &jsruntime.ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: noun}
 	ns.Functions = make([]jsruntime.Function, len(names))
 	for i, name := range names {
-		fix := func(args jsonv.Value) jsonv.Value {
-			if !args.IsDefined() && noArgs.IsDefined() {
-				return noArgs
-			}
-			return args
-		}
 		ns.Functions[i] = jsruntime.Function{
 			Name: members[i],
 			Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
-				b.submit(run, name, "", fix(args), settle, false)
+				b.submit(run, name, "", args, settle, false)
 			},
 		}
 	}
