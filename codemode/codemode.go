@@ -17,6 +17,7 @@ import (
 	"github.com/runcode-dev/runcode/internal/membudget"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
+	"github.com/runcode-dev/runcode/programs"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/sdkgen"
 )
@@ -101,6 +102,16 @@ type Options struct {
 	// so out of traces): a state.set's event records its key only, a state.get's settle event
 	// no result. Keys are always recorded.
 	RedactStateValues bool
+	// Programs, when set, is the program library programs call as the programs global: each
+	// saved program is registered as the tool "programs.NAME" (ProgramsNamespace), which runs
+	// it as a nested run whose sub-calls have that call as their parent, and programs.save
+	// proposes saving one (it requires approval: see registry.Tool.RequiresApproval). The
+	// library is reloaded before each run when it has changed (CodeMode.ReloadPrograms). nil
+	// binds no programs global.
+	Programs *programs.Library
+	// ProgramCompiler typechecks a program saved with programs.save and emits its declarations
+	// (a *typecheck.Checker). nil refuses such saves.
+	ProgramCompiler programs.Compiler
 }
 
 // TypeChecker typechecks programs against SDK declarations. The implementation is external to
@@ -116,15 +127,15 @@ type TypeChecker interface {
 }
 
 // install installs the run_code tool into reg (see New).
-func install(reg *registry.Registry, opts Options) error {
+func install(reg *registry.Registry, opts Options) (*codeMode, error) {
 	if opts.Runtime == nil {
-		return errors.New("codemode: Options.Runtime is required")
+		return nil, errors.New("codemode: Options.Runtime is required")
 	}
 	if opts.OutputBudget > 0 && opts.OutputBudget < MinOutputBudget {
-		return fmt.Errorf("codemode: Options.OutputBudget must be at least %d bytes, 0 for the default (%d) or negative for none; got %d", MinOutputBudget, DefaultOutputBudget, opts.OutputBudget)
+		return nil, fmt.Errorf("codemode: Options.OutputBudget must be at least %d bytes, 0 for the default (%d) or negative for none; got %d", MinOutputBudget, DefaultOutputBudget, opts.OutputBudget)
 	}
 	if opts.MaxParallelSubCalls < 0 {
-		return fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", dispatch.DefaultMaxParallel, opts.MaxParallelSubCalls)
+		return nil, fmt.Errorf("maxParallelSubCalls must be a positive integer, or 0 for the default (%d); got %d", dispatch.DefaultMaxParallel, opts.MaxParallelSubCalls)
 	}
 	cm := &codeMode{reg: reg, opts: opts}
 	reg.OnChange(cm.forgetTools)
@@ -132,7 +143,10 @@ func install(reg *registry.Registry, opts Options) error {
 		cm.tracer = opts.TracerProvider.Tracer(TracerName)
 		cm.runtimeTracer = opts.TracerProvider.Tracer(RuntimeTracerName)
 	}
-	return reg.InstallTransport(registry.Tool{
+	if err := cm.loadPrograms(); err != nil {
+		return nil, err
+	}
+	return cm, reg.InstallTransport(registry.Tool{
 		Name:        registry.ReservedName,
 		Description: toolDescription,
 		Parameters:  parameters,
@@ -176,6 +190,13 @@ type codeMode struct {
 	// generation counts the changes.
 	tools      map[*registry.Scope]*scopeTools
 	generation uint64
+
+	// progMu guards the saved programs registered from Options.Programs: the library's stamp
+	// when they were loaded, and how to unregister them.
+	progMu         sync.Mutex
+	progStamp      string
+	progLoaded     bool
+	progUnregister func()
 }
 
 // RunFailure is the cause carried by a failed run_code result (its registry.Error has code
@@ -208,11 +229,42 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	if strings.TrimSpace(inv.Arguments.Lookup("description").AsString()) == "" {
 		return jsonv.Value{}, &registry.Error{Code: registry.CodeInvalidArgs, Name: "ToolArgsError", Message: "invalid description: expected a non-empty string"}
 	}
+	cm.reloadPrograms()
 	tools, err := cm.toolsFor(inv.Scope)
 	if err != nil {
 		return jsonv.Value{}, err
 	}
 	ctx = withProgram(ctx, inv)
+	// The saved programs this run calls report their sub-calls to the same trace.
+	ctx = withOuterTrace(ctx, trace)
+	program := inv.Arguments.Lookup("code").AsString()
+	res, f, err := cm.run(ctx, inv, tools, runSpec{
+		program: program, events: eventsFunc(cm.opts.Events, trace), onLog: logFunc(cm.opts.Console, inv.CallID, trace),
+		typecheck: cm.opts.TypeChecker != nil, span: span,
+	})
+	if err != nil {
+		return jsonv.Value{}, err
+	}
+	if f != nil {
+		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
+	}
+	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, tools.writeTool), nil
+}
+
+// runSpec is what one run runs and reports to.
+type runSpec struct {
+	program   string
+	events    func(bridge.Event)
+	onLog     func(string)
+	typecheck bool     // typecheck the program first (Options.TypeChecker)
+	span      *runSpan // nil: not traced
+}
+
+// run runs spec's program for inv, the call whose sub-calls its SDK calls are, with the tools of
+// its scope: the result of a program that ran (with the failures of calls it never awaited
+// among its logs), or its failure (it threw, did not typecheck …); an error when it could not
+// run at all.
+func (cm *codeMode) run(ctx context.Context, inv *registry.Invocation, tools *scopeTools, spec runSpec) (jsruntime.Result, *RunFailure, error) {
 	var memory *membudget.Budget
 	if cm.opts.SubCallMemory >= 0 {
 		memory = membudget.New(cmp.Or(cm.opts.SubCallMemory, DefaultSubCallMemory))
@@ -223,28 +275,31 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 	}
 	b, err := dispatch.New(ctx, dispatch.Options{
 		Executor: executor, CallID: inv.CallID, RootCallID: inv.RootCallID, Token: inv.Token, Scope: inv.Scope,
-		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: eventsFunc(cm.opts.Events, trace), MaxParallel: cm.opts.MaxParallelSubCalls,
+		Tools: tools.names, Namespaces: tools.namespaces, Members: tools.members, Events: spec.events, MaxParallel: cm.opts.MaxParallelSubCalls,
 		Outer: inv, LogListeners: cm.opts.DispatchLog, DrainGrace: cm.opts.DrainGrace, Memory: memory,
 		Tracer: cm.tracer,
 	})
 	if err != nil {
-		return jsonv.Value{}, err
+		return jsruntime.Result{}, nil, err
 	}
-	span.setBridge(b)
+	spec.span.setBridge(b)
 	// Close drains the sub-calls (abandons queued ones, awaits and commits the in-flight ones,
 	// emits every settle event) whatever happens to the run, so no sub-call outlives run_code;
 	// a body still running after the grace period is detached, so none can hold the run.
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
+	if len(tools.programNames) > 0 {
+		bindings = append(bindings, b.NamespaceOf(sdkgen.ProgramsGlobal, "saved program", tools.programNames, tools.programMembers))
+	}
 	if tools.compact() {
-		bindings = append(bindings, catalogNamespace(tools.sdkTools))
+		bindings = append(bindings, catalogNamespace(tools.catalog, tools.programs))
 	}
 	// The state binding only with a store, so that without one the name stays the program's
 	// own (a program that uses state anyway is told how to get it: see stateHint).
 	var st *stateRun
 	if cm.opts.State != nil {
 		st = &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
-		if cm.opts.Events != nil || trace != nil {
+		if spec.events != nil {
 			st.emit, st.timed = b.EmitAside, b.Timed()
 		}
 		// Deferred after b.Close, so it runs first: the state operations settle (and emit)
@@ -252,16 +307,15 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 		defer st.close()
 		bindings = append(bindings, st.namespace())
 	}
-	program := inv.Arguments.Lookup("code").AsString()
-	if cm.opts.TypeChecker != nil {
-		if f := cm.typecheck(ctx, tools.declarations(), program); f != nil {
-			return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
+	if spec.typecheck {
+		if f := cm.typecheck(ctx, tools.declarations(), spec.program); f != nil {
+			return jsruntime.Result{}, f, nil
 		}
 	}
-	req := jsruntime.Request{Program: program, Bindings: bindings, Tracer: cm.runtimeTracer, OnLog: logFunc(cm.opts.Console, inv.CallID, trace)}
+	req := jsruntime.Request{Program: spec.program, Bindings: bindings, Tracer: cm.runtimeTracer, OnLog: spec.onLog}
 	res, err := cm.opts.Runtime.Run(ctx, req)
 	if err != nil {
-		return jsonv.Value{}, err
+		return jsruntime.Result{}, nil, err
 	}
 	// Drain now, so that the calls the program left running have settled, and report those
 	// that failed unseen (DECISIONS row 8).
@@ -271,10 +325,9 @@ func (cm *codeMode) execute(ctx context.Context, inv *registry.Invocation) (_ js
 		res.Logs = append(res.Logs, unseenLines(b.Unseen())...)
 	}
 	if res.Error != nil {
-		f := &RunFailure{Kind: res.Error.Kind, Message: cm.stateHint(res.Error.Message), Logs: res.Logs, Notes: res.Notes}
-		return jsonv.Value{}, runFailed(FitFailure(f, cm.opts.OutputBudget, tools.writeTool))
+		return res, &RunFailure{Kind: res.Error.Kind, Message: cm.stateHint(res.Error.Message), Logs: res.Logs, Notes: res.Notes}, nil
 	}
-	return FitOutcome(OutcomeValue(res), cm.opts.OutputBudget, tools.writeTool), nil
+	return res, nil, nil
 }
 
 // WithCaller returns ctx marked as a call for caller (an MCP session, a tenant): under process
@@ -479,7 +532,11 @@ func RenderText(outcome jsonv.Value) string {
 }
 
 // SDKTools returns the tools a run_code program in reg can call, as sdkgen sees them.
-func SDKTools(reg *registry.Registry) []sdkgen.Tool { return toSDKTools(reg.SDKSchemas(nil)) }
+// Saved programs (Options.Programs) are not among them: see SDKDeclarations.
+func SDKTools(reg *registry.Registry) []sdkgen.Tool {
+	tools, _ := splitPrograms(reg.SDKSchemas(nil))
+	return toSDKTools(tools)
+}
 
 func toSDKTools(schemas []registry.SDKSchema) []sdkgen.Tool {
 	out := make([]sdkgen.Tool, len(schemas))
@@ -490,4 +547,7 @@ func toSDKTools(schemas []registry.SDKSchema) []sdkgen.Tool {
 }
 
 // PromptSection returns the system-prompt section that teaches the model the SDK of reg's tools.
-func PromptSection(reg *registry.Registry) string { return sdkgen.Section(SDKTools(reg)) }
+func PromptSection(reg *registry.Registry) string {
+	tools, progs := splitPrograms(reg.SDKSchemas(nil))
+	return sdkgen.Section(toSDKTools(tools)) + programsBlock(progs.sdk, progs.save, false)
+}

@@ -28,7 +28,7 @@ const maxSearchLimit = 100
 // compactFor reports whether the compact presentation is in effect for tools, those of one
 // scope. Rendering the full section to measure it costs more than a run, so toolsFor asks
 // once per scope and registry state.
-func (cm *codeMode) compactFor(tools []sdkgen.Tool) bool {
+func (cm *codeMode) compactFor(tools []sdkgen.Tool, progs []sdkgen.Program, save bool) bool {
 	if cm.opts.CompactAbove < 0 {
 		return false
 	}
@@ -36,7 +36,7 @@ func (cm *codeMode) compactFor(tools []sdkgen.Tool) bool {
 	if limit == 0 {
 		limit = DefaultCompactAbove
 	}
-	return len(sdkgen.Section(tools)) > limit
+	return len(sdkgen.Section(tools))+len(programsBlock(progs, save, false)) > limit
 }
 
 // PromptSectionFor returns the system-prompt section that teaches the model the SDK of reg's
@@ -50,34 +50,41 @@ func (cm *codeMode) compactFor(tools []sdkgen.Tool) bool {
 // When opts.State is set, the section ends with the declaration of the state binding
 // (sdkgen.StateSection).
 func PromptSectionFor(reg *registry.Registry, opts Options) string {
-	section := sectionFor(SDKTools(reg), opts.CompactAbove)
+	tools, progs := splitPrograms(reg.SDKSchemas(nil))
+	section := sectionFor(toSDKTools(tools), progs, opts.CompactAbove)
 	if opts.State != nil {
 		section += "\n\n" + sdkgen.StateSection
 	}
 	return section
 }
 
-// sectionFor picks the full or the compact section for tools.
-func sectionFor(tools []sdkgen.Tool, compactAbove int) string {
-	full := sdkgen.Section(tools)
+// sectionFor picks the full or the compact section for tools and the saved programs: the
+// programs' declarations follow the tools' in the full one, their names and summaries in the
+// compact one (catalog.describe("programs.x") gives a program's declarations there).
+func sectionFor(tools []sdkgen.Tool, progs savedPrograms, compactAbove int) string {
+	full := sdkgen.Section(tools) + programsBlock(progs.sdk, progs.save, false)
 	if compactAbove == 0 {
 		compactAbove = DefaultCompactAbove
 	}
 	if compactAbove < 0 || len(full) <= compactAbove {
 		return full
 	}
-	return sdkgen.CompactSection(tools)
+	return sdkgen.CompactSection(tools) + programsBlock(progs.sdk, progs.save, true)
 }
 
 // catalogNamespace returns the program's catalog global (sdkgen.CatalogGlobal) over the tools
 // the program may call: describe(name) resolves to the declarations of one tool
 // (sdkgen.Describe), search(query) to the best matching tools as {name, description} objects
 // (sdkgen.Search); search also takes {query, limit}.
-func catalogNamespace(list func() []sdkgen.Tool) jsruntime.Namespace {
+func catalogNamespace(list func() []sdkgen.Tool, progs []sdkgen.Program) jsruntime.Namespace {
 	return jsruntime.Namespace{
 		Global: sdkgen.CatalogGlobal,
 		Functions: []jsruntime.Function{
 			{Name: "describe", Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+				if text, ok := describeProgram(progs, args); ok {
+					settle(jsonv.StringValue(text), nil)
+					return
+				}
 				settle(describe(list(), args))
 			}},
 			{Name: "search", Call: func(_ context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {

@@ -23,6 +23,7 @@ type CodeMode struct {
 	opts  Options
 	owned *jsruntime.Goja // the runtime New started (Options.Runtime nil), which Close closes
 	runs  atomic.Uint64   // Run's calls so far, for their call ids
+	cm    *codeMode       // the installed run_code's state
 }
 
 // New installs the reserved run_code tool ([registry.ReservedName]) into reg with opts and
@@ -42,10 +43,12 @@ func New(reg *registry.Registry, opts Options) (*CodeMode, error) {
 		}
 		opts.Runtime, c.owned = rt, rt
 	}
-	if err := install(reg, opts); err != nil {
+	cm, err := install(reg, opts)
+	if err != nil {
 		c.Close()
 		return nil, err
 	}
+	c.cm = cm
 	c.opts = opts
 	return c, nil
 }
@@ -64,7 +67,8 @@ func (c *CodeMode) Close() error {
 // through [registry.Registry.Execute] (with [Call]) and need no handle. opts.Runtime is
 // required.
 func Install(reg *registry.Registry, opts Options) error {
-	return install(reg, opts)
+	_, err := install(reg, opts)
+	return err
 }
 
 // Registry returns the registry Code Mode is installed in.

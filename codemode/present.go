@@ -87,7 +87,8 @@ func Sections(reg *registry.Registry, scope *registry.Scope, opts SectionOptions
 		if _, ok := reg.Get(registry.ReservedName, scope); !ok {
 			return nil, fmt.Errorf("mode %q requires a code runtime: install one with codemode.New, or present the scope as native", mode)
 		}
-		sdk.Text = sectionFor(toSDKTools(reg.SDKSchemas(scope)), opts.CompactAbove)
+		tools, progs := splitPrograms(reg.SDKSchemas(scope))
+		sdk.Text = sectionFor(toSDKTools(tools), progs, opts.CompactAbove)
 		if opts.State {
 			sdk.Text += "\n\n" + sdkgen.StateSection
 		}

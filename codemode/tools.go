@@ -29,9 +29,21 @@ type scopeTools struct {
 	sdkTools func() []sdkgen.Tool
 	// compact reports whether the compact presentation is in effect, decided on first use.
 	compact func() bool
-	// declarations returns the .d.ts a typecheck uses (with the catalog when compact), built
-	// on first use: rendering them costs about a quarter of a warm check at 50 tools.
+	// declarations returns the .d.ts a typecheck uses (with the catalog when compact, and the
+	// programs global when saved programs are bound), built on first use: rendering them costs
+	// about a quarter of a warm check at 50 tools.
 	declarations func() string
+	// programNames are the registry names of the saved programs (and programs.save) the run
+	// binds as the programs global, programMembers their names there; programs the saved
+	// programs as sdkgen declares them, and save whether programs.save is bound.
+	programNames, programMembers []string
+	programs                     []sdkgen.Program
+	save                         bool
+	// catalog is what catalog.search and describe look in: the tools, and the saved programs
+	// under their call paths (programs.x).
+	catalog func() []sdkgen.Tool
+	// visible holds the registry names of the tools and programs the run binds.
+	visible map[string]bool
 }
 
 // toolsFor returns the tools a run in scope sees, cached until the registry changes.
@@ -43,7 +55,7 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 	if ok {
 		return t, nil
 	}
-	schemas := cm.reg.SDKSchemas(scope)
+	schemas, progs := splitPrograms(cm.reg.SDKSchemas(scope))
 	names := make([]string, len(schemas))
 	var namespaces []string // nil while no tool is namespaced
 	for i, s := range schemas {
@@ -60,13 +72,23 @@ func (cm *codeMode) toolsFor(scope *registry.Scope) (*scopeTools, error) {
 		return nil, err
 	}
 	t = &scopeTools{names: names, writeTool: writeToolOf(names), namespaces: namespaces, members: members,
-		sdkTools: sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) })}
-	t.compact = sync.OnceValue(func() bool { return cm.compactFor(t.sdkTools()) })
+		sdkTools:     sync.OnceValue(func() []sdkgen.Tool { return toSDKTools(schemas) }),
+		programNames: progs.names, programMembers: progs.members, programs: progs.sdk, save: progs.save,
+		visible: make(map[string]bool, len(names)+len(progs.names))}
+	for _, n := range names {
+		t.visible[n] = true
+	}
+	for _, n := range progs.names {
+		t.visible[n] = true
+	}
+	t.compact = sync.OnceValue(func() bool { return cm.compactFor(t.sdkTools(), t.programs, t.save) })
+	t.catalog = sync.OnceValue(func() []sdkgen.Tool { return catalogEntries(t.sdkTools(), t.programs) })
 	t.declarations = sync.OnceValue(func() string {
 		decls := sdkgen.DTS(t.sdkTools())
 		if t.compact() {
 			decls += catalogDeclaration
 		}
+		decls += sdkgen.ProgramsDeclaration(t.programs, t.save)
 		if cm.opts.State != nil {
 			decls += "\n" + sdkgen.StateDeclaration + "\n"
 		}

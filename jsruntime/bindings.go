@@ -24,16 +24,24 @@ func (rl *realm) buildBindings(bound []boundNamespace) ([]goja.Value, error) {
 	vm := rl.vm
 	objects := make([]goja.Value, 0, len(bound))
 	var classes []goja.Value
+	var named map[string]*goja.Object // the classes made so far, for namespaces that share one
 	for i := range bound {
 		ns := &bound[i]
 		var class *goja.Object
 		if ec := ns.errorClass; ec != nil {
-			c, err := rl.makeErrorClass(goja.Undefined(), vm.ToValue(ec.Name), vm.ToValue(ec.MemberNameProperty))
-			if err != nil {
-				return nil, err
+			class = named[ec.Name]
+			if class == nil {
+				c, err := rl.makeErrorClass(goja.Undefined(), vm.ToValue(ec.Name), vm.ToValue(ec.MemberNameProperty))
+				if err != nil {
+					return nil, err
+				}
+				class = c.(*goja.Object)
+				classes = append(classes, class)
+				if named == nil {
+					named = map[string]*goja.Object{}
+				}
+				named[ec.Name] = class
 			}
-			class = c.(*goja.Object)
-			classes = append(classes, class)
 		}
 		objects = append(objects, rl.newLazyObject(i, ns.members, ns.members.top, class).proxy)
 	}

@@ -526,6 +526,7 @@ func validateBindings(nss []Namespace) error {
 			}
 		}
 	}
+	classes := map[string]ErrorClass{}
 	for _, ns := range nss {
 		ec := ns.ErrorClass
 		if ec == nil {
@@ -534,9 +535,13 @@ func validateBindings(nss []Namespace) error {
 		if err := checkIdentifier("binding error class", ec.Name); err != nil {
 			return err
 		}
+		if prev, ok := classes[ec.Name]; ok && prev == *ec {
+			continue // namespaces may share one class (the same name and member property)
+		}
 		if injected[ec.Name] {
 			return misuse("duplicate injected global %q", ec.Name)
 		}
+		classes[ec.Name] = *ec
 		injected[ec.Name] = true
 		m := ec.MemberNameProperty
 		if m == "" || reservedMembers[m] || dunderRE.MatchString(m) {

@@ -477,7 +477,7 @@ func TestInvalidRequests(t *testing.T) {
 		{"console", []jsruntime.Namespace{{Global: "console", Functions: ok}}, `reserved binding global "console"`},
 		{"duplicate", []jsruntime.Namespace{{Global: "a", Functions: ok}, {Global: "a", Functions: ok}}, `duplicate binding global "a"`},
 		{"class clashes with global", []jsruntime.Namespace{{Global: "a", Functions: ok}, {Global: "b", Functions: ok, ErrorClass: class("a", "m")}}, `duplicate injected global "a"`},
-		{"class clashes with class", []jsruntime.Namespace{{Global: "a", ErrorClass: class("E", "m")}, {Global: "b", ErrorClass: class("E", "m")}}, `duplicate injected global "E"`},
+		{"class clashes with class", []jsruntime.Namespace{{Global: "a", ErrorClass: class("E", "m")}, {Global: "b", ErrorClass: class("E", "n")}}, `duplicate injected global "E"`},
 		{"bad class name", []jsruntime.Namespace{{Global: "a", ErrorClass: class("class", "m")}}, `binding error class "class" is not a usable identifier`},
 		{"reserved member", []jsruntime.Namespace{{Global: "a", ErrorClass: class("E", "message")}}, `binding error member property "message" is not usable`},
 		{"empty member", []jsruntime.Namespace{{Global: "a", ErrorClass: class("E", "")}}, `binding error member property "" is not usable`},

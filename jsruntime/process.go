@@ -521,17 +521,20 @@ func (p *ProcessPool) Run(ctx context.Context, req Request) (Result, error) {
 // runInWorker runs req in a worker once a place is free (ErrBusy when the queue for one is full), recording on span (when not nil) when
 // a worker was acquired: the time before that is the wait for a slot or a worker start.
 func (p *ProcessPool) runInWorker(ctx context.Context, req Request, bound []boundNamespace, led *ledger, span trace.Span) (Result, error) {
-	key := fairnessKeyOf(ctx)
-	if err := p.adm.acquire(ctx, p.disposing.Done(), key); err != nil {
-		switch {
-		case errors.Is(err, ErrBusy):
-			return Result{}, err
-		case errors.Is(err, errPoolClosing):
-			return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed}), nil
+	// A nested run uses its outer run's place (see WithNestedRun).
+	if !isNestedRun(ctx) {
+		key := fairnessKeyOf(ctx)
+		if err := p.adm.acquire(ctx, p.disposing.Done(), key); err != nil {
+			switch {
+			case errors.Is(err, ErrBusy):
+				return Result{}, err
+			case errors.Is(err, errPoolClosing):
+				return led.fail(&Failure{Kind: KindAbort, Message: msgDisposed}), nil
+			}
+			return led.fail(&Failure{Kind: KindAbort, Message: err.Error()}), nil
 		}
-		return led.fail(&Failure{Kind: KindAbort, Message: err.Error()}), nil
+		defer p.adm.release(key)
 	}
-	defer p.adm.release(key)
 	// A worker that dies before it acknowledges the run has run none of the program (no log,
 	// no host call): it died idle, or of something else. The run is not the cause, so it gets
 	// another worker rather than a worker-exit, a few times.

@@ -23,6 +23,24 @@ func WithFairnessKey(ctx context.Context, key string) context.Context {
 	return context.WithValue(ctx, fairnessKey{}, key)
 }
 
+type nestedKey struct{}
+
+// WithNestedRun returns ctx marking a run started on behalf of another run that holds its worker
+// place while it waits for this one (codemode's saved programs: `await programs.NAME(input)`). A
+// ProcessPool runs such a run in a worker of its own without taking a place, so that nested runs
+// cannot deadlock a pool whose places their outer runs hold (one place, one outer run waiting
+// for its nested run); the host bounds how deep runs nest and how many of one run's nested runs
+// go at once, and so how many workers beyond ProcessConfig.MaxWorkers exist. Goja ignores it.
+func WithNestedRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, nestedKey{}, true)
+}
+
+// isNestedRun reports whether ctx carries WithNestedRun's mark.
+func isNestedRun(ctx context.Context) bool {
+	nested, _ := ctx.Value(nestedKey{}).(bool)
+	return nested
+}
+
 // fairnessKeyOf returns the key WithFairnessKey put in ctx, or "".
 func fairnessKeyOf(ctx context.Context) string {
 	k, _ := ctx.Value(fairnessKey{}).(string)

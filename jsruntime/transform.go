@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,8 +157,8 @@ func programParams(nss []Namespace) []string {
 		params = append(params, ns.Global)
 	}
 	for _, ns := range nss {
-		if ns.ErrorClass != nil {
-			params = append(params, ns.ErrorClass.Name)
+		if ns.ErrorClass != nil && !slices.Contains(params[len(nss):], ns.ErrorClass.Name) {
+			params = append(params, ns.ErrorClass.Name) // once for namespaces that share it
 		}
 	}
 	return append(params, "console")

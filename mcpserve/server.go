@@ -84,9 +84,10 @@ type ServerOptions struct {
 // The MCP tool, titled RunCodeTitle, is annotated as neither read-only nor idempotent, possibly
 // destructive and open-world (a program may call any tool, to any effect). It takes run_code's
 // parameters (code, description); its description is run_code's
-// followed by the SDK section of the scope's tools (codemode.Sections), taken when NewServer is
-// called. Each call is one reg.Execute of run_code with a call id unique to the server
-// ("mcp-1", "mcp-2", …) and the request's context, so a client's cancellation stops the
+// followed by the SDK section of the scope's tools and saved programs (codemode.Sections), taken
+// when NewServer is called and again whenever the registry changes (saved programs reloaded,
+// tools added: the tool is replaced and clients are told the list changed). Each call is one
+// reg.Execute of run_code with a call id unique to the server ("mcp-1", "mcp-2", …) and the request's context, so a client's cancellation stops the
 // program. The result's content is run_code's rendered text (isError when the run failed),
 // then the content of the result's additional contexts in order (such as the text and images
 // of an image-bearing sub-call), images as MCP image content. Its structuredContent is the
@@ -117,15 +118,22 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	if !ok {
 		return nil, fmt.Errorf("mcpserve: %s is not installed: install it with codemode.New", registry.ReservedName)
 	}
-	sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove, State: opts.State || opts.SessionState != nil})
-	if err != nil {
-		return nil, fmt.Errorf("mcpserve: %w", err)
-	}
-	description := strings.TrimSpace(tool.Description)
-	for _, s := range sections {
-		if s.Name == codemode.SectionSDK && strings.TrimSpace(s.Text) != "" {
-			description += "\n\n" + strings.TrimRight(s.Text, "\n")
+	describe := func() (string, error) {
+		sections, err := codemode.Sections(reg, opts.Scope, codemode.SectionOptions{CompactAbove: opts.CompactAbove, State: opts.State || opts.SessionState != nil})
+		if err != nil {
+			return "", fmt.Errorf("mcpserve: %w", err)
 		}
+		description := strings.TrimSpace(tool.Description)
+		for _, s := range sections {
+			if s.Name == codemode.SectionSDK && strings.TrimSpace(s.Text) != "" {
+				description += "\n\n" + strings.TrimRight(s.Text, "\n")
+			}
+		}
+		return description, nil
+	}
+	description, err := describe()
+	if err != nil {
+		return nil, err
 	}
 	params := tool.Parameters
 	if !params.IsDefined() {
@@ -182,7 +190,7 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, nil)
 	h.srv = srv
 	destructive, openWorld := true, true
-	srv.AddTool(&mcp.Tool{
+	runCode := &mcp.Tool{
 		Name:        registry.ReservedName,
 		Title:       RunCodeTitle,
 		Description: description,
@@ -197,7 +205,27 @@ func NewServer(reg *registry.Registry, opts ServerOptions) (*mcp.Server, error) 
 		},
 		InputSchema:  json.RawMessage(jsonv.AppendJSON(nil, params)),
 		OutputSchema: outputSchema,
-	}, h.call)
+	}
+	srv.AddTool(runCode, h.call)
+	// The description follows the tools and the saved programs (codemode.Options.Programs,
+	// reloaded when the library changes): a change replaces the tool, and the SDK notifies
+	// the clients (notifications/tools/list_changed).
+	var mu sync.Mutex
+	reg.OnChange(func(*registry.Scope) {
+		text, err := describe()
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if text == runCode.Description {
+			return
+		}
+		next := *runCode
+		next.Description = text
+		runCode = &next
+		srv.AddTool(runCode, h.call)
+	})
 	return srv, nil
 }
 

@@ -93,19 +93,28 @@ type step struct {
 }
 
 // New returns an Executor replaying events: one run's dispatch events in the order they were
-// emitted. Each start event is one recorded sub-call, in order; a settle event belongs to the
+// emitted. Each start event is one recorded sub-call, in order (except the sub-calls of a
+// recorded sub-call, such as the tool calls of a saved program's nested run, whose call is
+// answered as a whole); a settle event belongs to the
 // start with its sub-call id. It fails on a settle without a start and on a sub-call id that
 // starts twice.
 func New(events []bridge.Event) (*Executor, error) {
 	e := &Executor{inner: registry.New(), steps: map[registry.Token]*step{}, spaces: map[string]string{}}
 	index := map[string]int{}
 	seen := map[string]bool{}
+	// nested holds the sub-calls made by recorded sub-calls (a saved program's run): the call
+	// that made them is answered as a whole, so they are not replayed.
+	nested := map[string]bool{}
 	for i, ev := range events {
 		if ev.Binding != "" {
 			continue // a state operation: no tool ran it, and the replayed run has no store to match
 		}
 		switch ev.Type {
 		case bridge.EventStart:
+			if _, inner := index[ev.ParentCallID]; inner || nested[ev.ParentCallID] {
+				nested[ev.SubCallID] = true
+				continue
+			}
 			if _, dup := index[ev.SubCallID]; dup {
 				return nil, fmt.Errorf("replay: event %d: sub-call %s starts twice", i+1, ev.SubCallID)
 			}
@@ -119,6 +128,9 @@ func New(events []bridge.Event) (*Executor, error) {
 				}
 			}
 		case bridge.EventSettle:
+			if nested[ev.SubCallID] {
+				continue
+			}
 			n, ok := index[ev.SubCallID]
 			if !ok {
 				return nil, fmt.Errorf("replay: event %d: sub-call %s settles without a start event", i+1, ev.SubCallID)

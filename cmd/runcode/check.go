@@ -10,6 +10,7 @@ import (
 
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/internal/progform"
+	"github.com/runcode-dev/runcode/programs"
 	"github.com/runcode-dev/runcode/typecheck"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
@@ -23,6 +24,7 @@ func (c *cli) checkCmd(args []string) (int, error) {
 	var src sources
 	src.register(fs)
 	c.registerStateSDK(fs)
+	c.registerPrograms(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -49,7 +51,15 @@ func (c *cli) checkCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer closeSources()
-	diags, err := checker.Check(c.ctx, c.dts(codemode.SDKTools(reg)), program)
+	decl, err := c.programsDeclaration()
+	if err != nil {
+		return 0, err
+	}
+	if programs.ExportsInput(program) {
+		// A program to save: it reads its input as the global input (see programs.Prepare).
+		program = programs.WithInputDeclaration(program)
+	}
+	diags, err := checker.Check(c.ctx, c.dts(codemode.SDKTools(reg))+decl, program)
 	var pe *progform.Error
 	if errors.As(err, &pe) {
 		fmt.Fprintf(c.stdout, "%s:%d:%d: error: %s\n", name, pe.Line, pe.Column, pe.Message)
@@ -80,6 +90,7 @@ func (c *cli) initCmd(args []string) error {
 	var src sources
 	src.register(fs)
 	c.registerStateSDK(fs)
+	c.registerPrograms(fs)
 	force := fs.Bool("force", false, "overwrite a tsconfig.json or tools.d.ts that runcode did not write")
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
@@ -105,7 +116,11 @@ func (c *cli) initCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	if err := typecheck.WriteProject(dir, c.dts(codemode.SDKTools(reg))); err != nil {
+	decl, err := c.programsDeclaration()
+	if err != nil {
+		return err
+	}
+	if err := typecheck.WriteProject(dir, c.dts(codemode.SDKTools(reg))+decl); err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
 	fmt.Fprintf(c.stdout, "wrote %s and %s\n", filepath.Join(dir, typecheck.DeclarationsFile), filepath.Join(dir, typecheck.ConfigFile))

@@ -23,7 +23,6 @@ import (
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/replay"
-	"github.com/runcode-dev/runcode/sdkgen"
 )
 
 const usage = `runcode runs TypeScript programs against tools, the way an agent in Code Mode does.
@@ -36,6 +35,8 @@ Usage:
   runcode tools [SOURCES] [--json]                                    list the tools
   runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
   runcode trace view FILE [-o FILE.html]                              the waterfall page of a --trace file
+  runcode save  [SOURCES] NAME PROGRAM [--description TEXT] [--programs DIR]   keep PROGRAM in the program library
+  runcode programs [--programs DIR] [--json]                          list the saved programs
   runcode version
 
 Sources (combine freely; with none, the workspace tools rooted at the current directory):
@@ -57,6 +58,9 @@ Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory
 Approvals (run and serve): --approve NAME (repeatable; * globs) and --yes approve calls of tools that
   need approval without asking; --no-approvals makes no tool need it. Otherwise run asks on the
   terminal (stdin and stderr), and without one the call is denied (ToolCallError, code APPROVAL_DENIED).
+
+--programs DIR (run, serve, check, sdk, init, save, programs) is the program library (default
+.runcode/programs/, used when it exists): programs call a saved one with await programs.NAME(input).
 
 --compact (run and serve) presents the tools compactly, as sdk --compact prints them, so that
 programs get the catalog helpers whatever the tool count.
@@ -93,6 +97,8 @@ type cli struct {
 	state        stateFlags
 	stateMode    stateMode
 	sessionState *codemode.MemoryStore
+	// programsDir is --programs DIR ("" for the default library, see library).
+	programsDir string
 }
 
 // registerCompact registers --compact, which presents the tools compactly (as sdk --compact)
@@ -141,6 +147,10 @@ func (c *cli) main(args []string) int {
 		code, err = c.serveCmd(args[1:])
 	case "trace":
 		err = c.traceCmd(args[1:])
+	case "save":
+		code, err = c.saveCmd(args[1:])
+	case "programs":
+		err = c.programsCmd(args[1:])
 	case "version":
 		fmt.Fprintln(c.stdout, "runcode", version())
 	default:
@@ -230,6 +240,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 	asJSON := fs.Bool("json", false, "print the canonical outcome as one JSON object")
 	tracePath := fs.String("trace", "", "write the dispatch events to `FILE` as JSON Lines")
 	c.registerState(fs)
+	c.registerPrograms(fs)
 	replayPath := fs.String("replay", "", "answer the sub-calls from `FILE`, a --trace file of an earlier run, instead of running any tool (without source flags, the tools are the names FILE records)")
 	c.registerCompact(fs)
 	var appr approvalFlags
@@ -372,6 +383,7 @@ func (c *cli) sdkCmd(args []string) error {
 	compact := fs.Bool("compact", false, "print the compact prompt section (tool names, summaries, catalog helpers) instead")
 	prompt := fs.Bool("prompt", false, "print exactly the prompt section a model receives about the tools, as serve presents it")
 	c.registerStateSDK(fs)
+	c.registerPrograms(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return flagError(err)
@@ -384,13 +396,30 @@ func (c *cli) sdkCmd(args []string) error {
 		return err
 	}
 	defer closeSources()
-	text := c.dts(codemode.SDKTools(reg))
+	decl, err := c.programsDeclaration()
+	if err != nil {
+		return err
+	}
+	text := c.dts(codemode.SDKTools(reg)) + decl
+	if lib := c.library(false); lib != nil && (*compact || *prompt) {
+		// The prompt sections list the saved programs from the registry, where Code Mode
+		// registers them: install it over a runtime that runs nothing.
+		rt, err := jsruntime.New(jsruntime.Config{})
+		if err != nil {
+			return err
+		}
+		defer rt.Close()
+		if _, err := codemode.New(reg, codemode.Options{Runtime: rt, Programs: lib}); err != nil {
+			return err
+		}
+	}
 	switch {
 	case *compact:
-		text = sdkgen.CompactSection(codemode.SDKTools(reg)) + "\n"
+		opts := codemode.Options{CompactAbove: 1}
 		if c.state.dir != "" {
-			text += "\n" + sdkgen.StateSection + "\n"
+			opts.State = codemode.NewMemoryStore(0) // declares state; nothing is stored
 		}
+		text = codemode.PromptSectionFor(reg, opts) + "\n"
 	case *prompt:
 		var opts codemode.Options
 		if c.state.dir != "" {

@@ -129,6 +129,8 @@ type openRegistry struct {
 	closeSources func()
 	checker      *typecheck.Checker // --typecheck; nil without
 	state        bool               // programs have a state store (--state, or serve's memory)
+	cm           *codemode.CodeMode
+	compiler     *lazyCompiler // programs.save's; nil without a program library
 }
 
 // close stops the runtime (the worker processes of process isolation), waiting for the runs in
@@ -143,6 +145,9 @@ func (o *openRegistry) close() {
 func (o *openRegistry) closeChecker() {
 	if o.checker != nil {
 		o.checker.Close()
+	}
+	if o.compiler != nil {
+		o.compiler.close()
 	}
 }
 
@@ -180,7 +185,9 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 	}
 	load := src.load
 	if c.replay != nil && !src.given() {
-		load = func(io.Writer) (*registry.Registry, func(), error) { return replayTools(c.replay) }
+		load = func(io.Writer) (*registry.Registry, func(), error) {
+			return replayTools(c.replay, c.library(false) != nil)
+		}
 	}
 	reg, closeSources, err := load(c.stderr)
 	if err != nil {
@@ -219,10 +226,16 @@ func (c *cli) codeModeRegistry(src *sources, lim limits, events func(bridge.Even
 		return nil, err
 	}
 	o.state = opts.State != nil
-	if err := codemode.Install(reg, opts); err != nil {
+	if lib := c.library(false); lib != nil {
+		o.compiler = &lazyCompiler{}
+		opts.Programs, opts.ProgramCompiler = lib, o.compiler
+	}
+	cm, err := codemode.New(reg, opts)
+	if err != nil {
 		o.close()
 		return nil, err
 	}
+	o.cm = cm
 	if err := reg.SetDefaultPresentation(registry.PresentCode); err != nil {
 		o.close()
 		return nil, err

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"github.com/runcode-dev/runcode/codemode"
+	"slices"
+	"strings"
 
 	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/replay"
@@ -25,9 +28,15 @@ func (s *sources) given() bool {
 // replayTools is the registry of a replay without source flags: the tool names the trace
 // records, each accepting any arguments and returning any JSON value. The default workspace
 // is not opened: a replay needs nothing but its trace.
-func replayTools(rp *replay.Executor) (*registry.Registry, func(), error) {
+func replayTools(rp *replay.Executor, library bool) (*registry.Registry, func(), error) {
 	reg := registry.New()
-	if _, err := reg.Register(rp.Tools()...); err != nil {
+	tools := rp.Tools()
+	if library {
+		// The saved programs' tools come from the library (codemode registers them); the
+		// recording still answers their calls.
+		tools = slices.DeleteFunc(tools, func(t registry.Tool) bool { return strings.HasPrefix(t.Name, codemode.ProgramsNamespace+".") })
+	}
+	if _, err := reg.Register(tools...); err != nil {
 		return nil, nil, fmt.Errorf("--replay: %w", err)
 	}
 	return reg, func() {}, nil

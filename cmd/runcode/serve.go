@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/runcode-dev/runcode/codemode"
 	"io"
 	"net"
 	"net/http"
@@ -132,6 +133,7 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	var appr approvalFlags
 	appr.register(fs)
 	c.registerState(fs)
+	c.registerPrograms(fs)
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
 		return 0, flagError(err)
@@ -230,7 +232,15 @@ func (c *cli) serveCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	tools := len(reg.SDKSchemas(nil))
+	if opened.compiler != nil {
+		// The library is polled, so that the run_code description (mcpserve follows the
+		// registry's changes) lists the programs saved while serving.
+		pollCtx, stopPolling := context.WithCancel(c.ctx)
+		wait := reloadPrograms(pollCtx, opened.cm, func(err error) { fmt.Fprintln(c.stderr, "runcode: warning: program library:", err) })
+		defer wait()
+		defer stopPolling()
+	}
+	tools := len(codemode.SDKTools(reg))
 	opts := mcpserve.ServeOptions{Gate: gate, DrainTimeout: sf.drainTimeout, StuckGrace: stuckGrace, OnDrain: func(n mcpserve.DrainNotice) {
 		hint := ""
 		if n.Stage == mcpserve.DrainWaiting {

@@ -304,22 +304,41 @@ func (b *Bridge) namespaceOf(i int) string {
 
 // dispatch submits a call of tool i of Options.Tools.
 func (b *Bridge) dispatch(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
-	b.submit(run, i, args, settle, false)
+	b.submit(run, b.opts.Tools[i], b.namespaceOf(i), args, settle, false)
 }
 
 // dispatchInline submits a call of tool i of Options.Tools and, when nothing else is queued or
 // in flight, drives it on the calling goroutine (see Namespace).
 func (b *Bridge) dispatchInline(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error)) {
-	if b.submit(run, i, args, settle, true) {
+	if b.submit(run, b.opts.Tools[i], b.namespaceOf(i), args, settle, true) {
 		defer b.exited()
 		b.do(nil)
 	}
 }
 
-// submit queues a call of tool i, or settles it at once when it cannot be made. It reports
-// whether the caller (an inline one) took the driver role and must drive.
-func (b *Bridge) submit(run context.Context, i int, args jsonv.Value, settle func(jsonv.Value, error), inline bool) bool {
-	name := b.opts.Tools[i]
+// NamespaceOf returns a namespace bound as global whose member members[i] calls the registry
+// tool names[i] as a sub-call of this run, exactly as the tools namespace's members do (same
+// ids, order, events and draining). codemode binds saved programs this way (the programs
+// global). Its rejections are ToolCallErrors (the class the tools namespace declares, shared),
+// and what a member is called in the failure of a missing one is noun.
+func (b *Bridge) NamespaceOf(global, noun string, names, members []string) jsruntime.Namespace {
+	ns := jsruntime.Namespace{Global: global, ErrorClass: &jsruntime.ErrorClass{Name: "ToolCallError", MemberNameProperty: "toolName"}, MemberNoun: noun}
+	ns.Functions = make([]jsruntime.Function, len(names))
+	for i, name := range names {
+		ns.Functions[i] = jsruntime.Function{
+			Name: members[i],
+			Call: func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+				b.submit(run, name, "", args, settle, false)
+			},
+		}
+	}
+	return ns
+}
+
+// submit queues a call of the tool registered as name (in namespace, for the events), or
+// settles it at once when it cannot be made. It reports whether the caller (an inline one) took
+// the driver role and must drive.
+func (b *Bridge) submit(run context.Context, name, namespace string, args jsonv.Value, settle func(jsonv.Value, error), inline bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closing || b.ctx.Err() != nil {
@@ -341,7 +360,7 @@ func (b *Bridge) submit(run context.Context, i int, args jsonv.Value, settle fun
 			Scope:      b.opts.Scope,
 			Parent:     b.opts.Token,
 		},
-		namespace: b.namespaceOf(i),
+		namespace: namespace,
 		settle:    settle,
 		run:       run,
 		seq:       b.counter,

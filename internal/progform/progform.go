@@ -31,7 +31,8 @@ type Form int
 const (
 	// Body is the body of an async function (what run_code receives).
 	Body Form = iota
-	// Module is a module with top-level await and `export default <expr>` or `export {}`.
+	// Module is a module with top-level await and `export default <expr>` or `export {}`
+	// (and type-only exports, `export type X = …` and `export interface X {…}`).
 	Module
 )
 
@@ -69,7 +70,8 @@ type Program struct {
 }
 
 // Parse finds the form of src. It fails for an import declaration (in either form) and for any
-// export but `export default <expr>` (once) and `export {}`.
+// export but `export default <expr>` (once), `export {}`, and the type-only `export type X` and
+// `export interface X` (which the body form keeps without the word export).
 func Parse(src string) (Program, error) {
 	s := scanner{src: src}
 	var p Program
@@ -98,6 +100,11 @@ func Parse(src string) (Program, error) {
 				}
 				p.HasDefault = true
 				p.defaultStart, p.defaultEnd = tok.start, nt.start+len(nt.text)
+			case nt.kind == tokWord && (nt.text == "type" || nt.text == "interface") && s.peekIdent():
+				// A type-only export (a saved program's `export type Input`): the body keeps
+				// the declaration and loses the word export.
+				p.Form = Module
+				p.empties = append(p.empties, [2]int{tok.start, tok.start + len("export")})
 			case nt.kind == tokPunct && nt.text == "{":
 				close := s.next()
 				if close.kind != tokPunct || close.text != "}" {
@@ -213,6 +220,16 @@ func (s *scanner) peekByte() byte {
 		return s.src[s.pos]
 	}
 	return 0
+}
+
+// peekIdent reports whether the next token starts an identifier (without consuming it).
+func (s *scanner) peekIdent() bool {
+	c := s.peekByte()
+	if c >= utf8.RuneSelf {
+		r, _ := utf8.DecodeRuneInString(s.src[s.pos:])
+		return isIdentStart(r)
+	}
+	return c != 0 && c != '#' && isIdentStart(rune(c))
 }
 
 // errorAt reports an error at byte offset off with its line and UTF-16 column.

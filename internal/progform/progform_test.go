@@ -177,3 +177,18 @@ func FuzzReferences(f *testing.F) {
 		}
 	})
 }
+
+func TestTypeOnlyExports(t *testing.T) {
+	src := "export type Input = { n: number };\nexport interface Out { x: string }\nexport default 1;\n"
+	body, err := ToBody(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "       type Input = { n: number };\n       interface Out { x: string }\n" + ResultVar + " = 1;\n\n;var " + ResultVar + "; return " + ResultVar + ";"
+	if body != want {
+		t.Fatalf("ToBody:\n%q\nwant\n%q", body, want)
+	}
+	if _, err := Parse("export type { X } from 'y';"); err == nil {
+		t.Fatal("export type { X } parsed")
+	}
+}
