@@ -317,7 +317,11 @@ func (cm *codeMode) saveFromProgram(ctx context.Context, inv *registry.Invocatio
 	if err != nil {
 		return jsonv.Value{}, err
 	}
-	p, err := programs.Prepare(ctx, cm.opts.ProgramCompiler, programs.SDK{Tools: tools.sdkTools(), Programs: saved},
+	sdk := programs.SDK{Tools: tools.sdkTools(), Programs: saved}
+	if cm.opts.State != nil {
+		sdk.Globals = "\n" + sdkgen.StateDeclaration + "\n"
+	}
+	p, err := programs.Prepare(ctx, cm.opts.ProgramCompiler, sdk,
 		args.Lookup("name").AsString(), args.Lookup("source").AsString(), args.Lookup("description").AsString())
 	if err != nil {
 		return jsonv.Value{}, fmt.Errorf("programs.save: %w", err)

@@ -284,11 +284,14 @@ type Compiler interface {
 type SDK struct {
 	Tools    []sdkgen.Tool
 	Programs []Program
+	// Globals are declarations of the other globals the host binds, appended as they are
+	// (sdkgen.StateDeclaration where programs have state); "" for none.
+	Globals string
 }
 
-// Declarations returns the SDK's .d.ts: the tools and the programs global.
+// Declarations returns the SDK's .d.ts: the tools, the programs global, then Globals.
 func (s SDK) Declarations(save bool) string {
-	return sdkgen.DTS(s.Tools) + sdkgen.ProgramsDeclaration(SDKPrograms(s.Programs), save)
+	return sdkgen.DTS(s.Tools) + sdkgen.ProgramsDeclaration(SDKPrograms(s.Programs), save) + s.Globals
 }
 
 var exportsInput = regexp.MustCompile(`(?m)\bexport\s+(?:declare\s+)?(?:type|interface)\s+Input\b`)
@@ -333,7 +336,7 @@ func Prepare(ctx context.Context, comp Compiler, sdk SDK, name, source, descript
 			others = append(others, p)
 		}
 	}
-	decls := SDK{Tools: sdk.Tools, Programs: others}.Declarations(false)
+	decls := SDK{Tools: sdk.Tools, Programs: others, Globals: sdk.Globals}.Declarations(false)
 	dts, problems, err := comp.EmitDeclarations(ctx, decls, text)
 	if err != nil {
 		return Program{}, err

@@ -98,10 +98,11 @@ func (l *lazyCompiler) close() {
 // typechecks PROGRAM against the sources' SDK (and the programs saved) and keeps it in the
 // library. Exit 0: saved; 1: refused (it does not typecheck); 2: usage, source or compiler error.
 func (c *cli) saveCmd(args []string) (int, error) {
-	fs := newFlagSet(c, "save", "[SOURCES] NAME PROGRAM [--description TEXT] [--programs DIR]")
+	fs := newFlagSet(c, "save", "[SOURCES] NAME PROGRAM [--description TEXT] [--programs DIR] [--state DIR]")
 	var src sources
 	src.register(fs)
 	c.registerPrograms(fs)
+	c.registerStateSDK(fs)
 	description := fs.String("description", "", "what the program does, shown by `runcode programs` and to models")
 	positional, err := c.parseInterleaved(fs, args)
 	if err != nil {
@@ -133,7 +134,11 @@ func (c *cli) saveCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p, err := programs.Prepare(c.ctx, checker, programs.SDK{Tools: codemode.SDKTools(reg), Programs: saved}, name, source, *description)
+	sdk := programs.SDK{Tools: codemode.SDKTools(reg), Programs: saved}
+	if c.state.dir != "" {
+		sdk.Globals = "\n" + sdkgen.StateDeclaration + "\n"
+	}
+	p, err := programs.Prepare(c.ctx, checker, sdk, name, source, *description)
 	var refused *programs.RefusedError
 	if errors.As(err, &refused) {
 		fmt.Fprintf(c.stderr, "runcode: save: %s does not typecheck against the SDK, so it was not saved:\n", positional[1])

@@ -280,3 +280,36 @@ func TestSavedProgramExampleRuns(t *testing.T) {
 		t.Fatalf("run: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// A program that uses state is saved against an SDK that declares it only with --state (as
+// check declares it), and, saved from a run with --state, typechecks with state; run by name it
+// sees the run's state.
+func TestSavedProgramsUseState(t *testing.T) {
+	needTSC(t)
+	dir, lib := programsProject(t)
+	counter := filepath.Join(dir, "counter.ts")
+	if err := os.WriteFile(counter, []byte("const n = ((await state.get(\"n\")) as number | undefined) ?? 0;\nawait state.set(\"n\", n + 1);\nexport default n + 1;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"save", "--tools", filepath.Join(dir, "tools.json"), "--programs", lib}
+	if code, _, errOut := invoke(t, "", append(base, "counter", counter)...); code == exitOK || !strings.Contains(errOut, "Cannot find name 'state'") {
+		t.Fatalf("saved without --state: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := invoke(t, "", append(base, "--state", filepath.Join(dir, "st"), "counter", counter)...); code != exitOK {
+		t.Fatalf("save --state: exit %d, stderr %q", code, errOut)
+	}
+	run := []string{"run", "--yes", "--tools", filepath.Join(dir, "tools.json"), "--programs", lib, "--state", filepath.Join(dir, "st"), "-"}
+	for _, want := range []string{"1", "2"} {
+		if code, out, errOut := invoke(t, "return await programs.counter();", run...); code != exitOK || strings.TrimSpace(out) != want {
+			t.Fatalf("run: exit %d, stdout %q, stderr %q (want %s)", code, out, errOut, want)
+		}
+	}
+	// programs.save from a run with state typechecks the proposed program with state declared.
+	propose := `return await programs.save({name: "peek", source: "export default (await state.get(\"n\")) ?? null", description: "reads n"});`
+	if code, out, errOut := invoke(t, propose, run...); code != exitOK || !strings.Contains(out, `"peek"`) {
+		t.Fatalf("programs.save: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, errOut := invoke(t, "return await programs.peek();", run...); code != exitOK || strings.TrimSpace(out) != "2" {
+		t.Fatalf("peek: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
