@@ -289,7 +289,7 @@ func (cm *codeMode) run(ctx context.Context, inv *registry.Invocation, tools *sc
 	defer b.Close()
 	bindings := []jsruntime.Namespace{b.Namespace()}
 	if len(tools.programNames) > 0 {
-		bindings = append(bindings, b.NamespaceOf(sdkgen.ProgramsGlobal, "saved program", tools.programNames, tools.programMembers))
+		bindings = append(bindings, positionalPrograms(b.NamespaceOf(sdkgen.ProgramsGlobal, "saved program", tools.programNames, tools.programMembers)))
 	}
 	if tools.compact() {
 		bindings = append(bindings, catalogNamespace(tools.catalog, tools.programs))

@@ -86,7 +86,7 @@ func programsBlock(progs []sdkgen.Program, save, compact bool) string {
 	if compact {
 		text := "\n\nSaved programs (`await programs.NAME(input)` runs one and resolves its result; `catalog.describe(\"programs.NAME\")` gives its types):\n" + sdkgen.ProgramsSummary(progs)
 		if save {
-			text += "- programs.save({name, source, description}): propose saving a module-form program (needs approval)\n"
+			text += "- programs.save(name, source, description?): propose saving a module-form program (needs approval)\n"
 		}
 		return strings.TrimRight(text, "\n")
 	}
@@ -338,4 +338,43 @@ func (cm *codeMode) saveFromProgram(ctx context.Context, inv *registry.Invocatio
 		names[i] = jsonv.StringValue(t)
 	}
 	return jsonv.ObjectValue(jsonv.Member{Key: "name", Value: jsonv.StringValue(p.Name)}, jsonv.Member{Key: "tools", Value: jsonv.ArrayValue(names...)}), nil
+}
+
+// positionalPrograms makes the programs global take its arguments as written: programs.NAME(input)
+// passes input ({} when absent, as for tools), and programs.save(name, source, description)
+// passes {name, source, description} to the registry tool programs.save (a single object
+// argument is passed as it is).
+func positionalPrograms(ns jsruntime.Namespace) jsruntime.Namespace {
+	ns.Positional = true
+	for i, f := range ns.Functions {
+		call, save := f.Call, f.Name == "save"
+		ns.Functions[i].Call = func(run context.Context, args jsonv.Value, settle func(jsonv.Value, error)) {
+			call(run, programArguments(args, save), settle)
+		}
+	}
+	return ns
+}
+
+// programArguments turns the JSON array of a call's arguments into the arguments of the registry
+// tool: the first argument, or {} when it is absent or null; for save, the object of its three
+// positional arguments (a description that is absent or null is left out).
+func programArguments(args jsonv.Value, save bool) jsonv.Value {
+	if args.Kind() != jsonv.Array {
+		return args // a conversion failure: the bridge reports it
+	}
+	first := jsonv.ObjectValue()
+	if args.Len() > 0 && args.Index(0).Kind() != jsonv.Null {
+		first = args.Index(0)
+	}
+	if !save || first.Kind() == jsonv.Object {
+		return first
+	}
+	ms := []jsonv.Member{{Key: "name", Value: first}}
+	if args.Len() > 1 {
+		ms = append(ms, jsonv.Member{Key: "source", Value: args.Index(1)})
+	}
+	if args.Len() > 2 && args.Index(2).Kind() != jsonv.Null {
+		ms = append(ms, jsonv.Member{Key: "description", Value: args.Index(2)})
+	}
+	return jsonv.ObjectValue(ms...)
 }

@@ -102,7 +102,7 @@ export default { twice: a + a };
 // saved and callable by the next run; one that does not typecheck is refused.
 func TestProgramsSaveRequiresApproval(t *testing.T) {
 	h := newProgramsHost(t, codemode.Options{}, false, nil)
-	saveCall := "return await programs.save({ name: 'twice', source: " + jsString(echoTwice) + ", description: 'Echo twice' });"
+	saveCall := "return await programs.save('twice', " + jsString(echoTwice) + ", 'Echo twice');"
 	denied := h.run("try { " + saveCall + " } catch (e) { return e.message; }")
 	if !strings.Contains(denied, `"programs.save"`) {
 		t.Fatalf("without an approver: %s", denied)
@@ -140,7 +140,7 @@ func TestProgramsSaveRequiresApproval(t *testing.T) {
 	if got := h.run(`return (await programs.twice({ word: "hi" })).twice;`); got != "echo:hiecho:hi" {
 		t.Fatalf("the saved program: %s", got)
 	}
-	refused := h.run(`try { await programs.save({ name: "bad", source: "const n: number = 'x';\nexport default n;" }); } catch (e) { return e.message; }`)
+	refused := h.run(`try { await programs.save({ name: "bad", source: "const n: number = 'x';\nexport default n;" }); /* the one-object form is accepted too */ } catch (e) { return e.message; }`)
 	if !strings.Contains(refused, "does not typecheck") || !strings.Contains(refused, "main.ts:1:7") {
 		t.Fatalf("refused save: %s", refused)
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // ProgramsGlobal is the global through which a program calls saved programs:
-// `await programs.NAME(input)`, and proposes saving one with `programs.save({name, source,
-// description})`.
+// `await programs.NAME(input)`, and proposes saving one with `programs.save(name, source,
+// description?)`.
 const ProgramsGlobal = "programs"
 
 // ProgramsTypes is the namespace of the declarations that ProgramsDeclaration writes for each
@@ -76,7 +76,7 @@ func ProgramsDeclaration(progs []Program, save bool) string {
 	}
 	if save {
 		b.WriteString("  /** Propose saving a module-form program (export default its result; an exported Input type is its input, read as the global input) in the library as name; the host asks for approval, then typechecks and saves it. */\n")
-		b.WriteString("  save(program: { name: string; source: string; description?: string }): Promise<{ name: string; tools: string[] }>;\n")
+		b.WriteString("  save(name: string, source: string, description?: string): Promise<{ name: string; tools: string[] }>;\n")
 	}
 	b.WriteString("};\n")
 	return b.String()

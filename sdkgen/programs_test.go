@@ -20,7 +20,7 @@ func TestProgramsDeclaration(t *testing.T) {
 		"  namespace p1 {\n    export type Input = {\n        a: number;\n    };\n    const _default: {\n        total: number;\n    };\n    export type Output = typeof _default;\n  }\n",
 		"  nothing(input?: RuncodePrograms.p0.Input): Promise<RuncodePrograms.p0.Output>;\n",
 		"  /** Add things up. */\n  \"sum-up\"(input: RuncodePrograms.p1.Input): Promise<RuncodePrograms.p1.Output>;\n",
-		"  save(program: { name: string; source: string; description?: string }): Promise<{ name: string; tools: string[] }>;\n",
+		"  save(name: string, source: string, description?: string): Promise<{ name: string; tools: string[] }>;\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing:\n%s\nin:\n%s", want, got)

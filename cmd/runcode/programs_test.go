@@ -305,7 +305,7 @@ func TestSavedProgramsUseState(t *testing.T) {
 		}
 	}
 	// programs.save from a run with state typechecks the proposed program with state declared.
-	propose := `return await programs.save({name: "peek", source: "export default (await state.get(\"n\")) ?? null", description: "reads n"});`
+	propose := `return await programs.save("peek", "export default (await state.get(\"n\")) ?? null", "reads n");`
 	if code, out, errOut := invoke(t, propose, run...); code != exitOK || !strings.Contains(out, `"peek"`) {
 		t.Fatalf("programs.save: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
