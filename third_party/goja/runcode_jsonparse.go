@@ -250,8 +250,12 @@ func (p *jsonParser[T]) newObject(keys []unistring.String, values []Value) *Obje
 		val:        obj,
 		extensible: true,
 		prototype:  p.r.global.ObjectPrototype,
-		values:     make(map[unistring.String]Value, len(keys)),
 		propNames:  make([]unistring.String, 0, len(keys)),
+	}
+	if len(keys) <= compactPropsMax { // runcode: runcode_props.go
+		o.propVals = make([]Value, 0, len(keys))
+	} else {
+		o.propMap = make(map[unistring.String]Value, len(keys))
 	}
 	obj.self = o
 	for i, k := range keys {
