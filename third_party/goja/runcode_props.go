@@ -1,6 +1,10 @@
 package goja
 
-import "github.com/dop251/goja/unistring"
+import (
+	"math"
+
+	"github.com/dop251/goja/unistring"
+)
 
 // runcode: a compact property store for small objects.
 //
@@ -118,4 +122,46 @@ func (o *baseObject) moveLastPropFirst() {
 		copy(o.propVals[1:], o.propVals)
 		o.propVals[0] = v
 	}
+}
+
+// jsonShapeCacheSize bounds the distinct key sequences one JSON.parse shares.
+const jsonShapeCacheSize = 1 << 10
+
+// jsonShapeKey finds the shared names of a JSON object: its first key and how many it has.
+type jsonShapeKey struct {
+	first unistring.String
+	n     int
+}
+
+// jsonShape is the property names that JSON.parse's objects of one key sequence share. names has
+// room for one more name, which holds the copy marker (prepareNamesForCopy), so an object that
+// adds, deletes or reorders a property copies the names first and the others are unaffected.
+type jsonShape struct {
+	names    []unistring.String
+	hasIndex bool // some name is an array index (fixPropOrder moves it first)
+}
+
+func newJSONShape(names []unistring.String) jsonShape {
+	sh := jsonShape{names: make([]unistring.String, len(names), len(names)+1)}
+	copy(sh.names, names)
+	sh.names[:cap(sh.names)][len(names)] = copyMarker
+	for _, n := range names {
+		if strToArrayIdx(n) != math.MaxUint32 {
+			sh.hasIndex = true
+		}
+	}
+	return sh
+}
+
+// matches reports whether keys are the shape's names, in order.
+func (sh jsonShape) matches(keys []unistring.String) bool {
+	if len(keys) != len(sh.names) {
+		return false
+	}
+	for i, k := range keys {
+		if sh.names[i] != k {
+			return false
+		}
+	}
+	return true
 }

@@ -10,7 +10,8 @@ import (
 // exact: property order with integer keys, delete and re-add, for-in while the object changes,
 // growth past compactPropsMax with deletions on both sides, defineProperty, accessors, frozen,
 // sealed and non-extensible objects, a Proxy, the prototype chain, Error's stack first, arguments,
-// functions, arrays, Object.assign and spread, JSON.parse with duplicate keys, class instances.
+// functions, arrays, Object.assign and spread, JSON.parse with duplicate keys, class instances,
+// and JSON.parse's records, which share their names, changed one at a time.
 const compactPropsProgram = `(function () {
 const out = [];
 const log = (x) => out.push(typeof x === "string" ? x : JSON.stringify(x));
@@ -81,6 +82,14 @@ const s = Object.seal({ a: 1 }); s.a = 2; delete s.a; log([s.a, Object.isSealed(
 // integer-like keys after many string keys
 const mix = {}; for (let i = 0; i < 18; i++) mix["s" + i] = i; mix[7] = 7; mix[3] = 3;
 log(Object.keys(mix).slice(0, 4));
+// JSON.parse's records share their names: changing one leaves the others alone
+const recs = JSON.parse('[{"id":1,"n":"a","3":"x"},{"id":2,"n":"b","3":"y"},{"id":3,"n":"c","3":"z"},{"id":4,"n":"d","3":"w"},{"n":"e","id":5}]');
+delete recs[0].n; recs[1].extra = true; recs[2][1] = "one"; Object.defineProperty(recs[3], "id", { enumerable: false });
+for (const k in recs[4]) { recs[4]["more" + k] = 1; }
+log(recs.map((r) => Object.keys(r).join("|"))); log(recs); log(Object.keys(recs[3]));
+const plain = JSON.parse('[{"a":1,"b":2},{"a":3,"b":4}]');
+for (const k in plain[0]) { delete plain[1].a; log("k:" + k); }
+plain[0].c = 1; log([plain, Object.entries(plain[1])]);
 return out.join("\n");
 })()`
 
@@ -121,7 +130,13 @@ TypeError
 ["w18","w19","w3"]
 [["a","b","c"],1]
 [2,true]
-["3","7","s0","s1"]`
+["3","7","s0","s1"]
+["3|id","3|id|n|extra","1|3|id|n","3|n","n|id|moren|moreid"]
+[{"3":"x","id":1},{"3":"y","id":2,"n":"b","extra":true},{"1":"one","3":"z","id":3,"n":"c"},{"3":"w","n":"d"},{"n":"e","id":5,"moren":1,"moreid":1}]
+["3","n"]
+k:a
+k:b
+[[{"a":1,"b":2,"c":1},{"b":4}],[["b",4]]]`
 
 func TestCompactPropsSemantics(t *testing.T) {
 	v, err := New().RunString(compactPropsProgram)
@@ -164,8 +179,9 @@ func heapPerValue(t *testing.T, n int, src string) float64 {
 	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
 }
 
-// TestCompactPropsMemory checks what a small object and an array retain. Upstream's map per
-// object (and per array, for its length) made these 563 and 595 bytes.
+// TestCompactPropsMemory checks what a small object, an array and a parsed record retain (the
+// record's count includes its share of the text, which its strings point into). Upstream's map per
+// object (and per array, for its length) made these 563, 595 and 731 bytes.
 func TestCompactPropsMemory(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
@@ -173,6 +189,7 @@ func TestCompactPropsMemory(t *testing.T) {
 	}{
 		{"object literal of 4 properties", `keep = []; for (let i = 0; i < n; i++) keep.push({id: i, name: "n", age: i, city: "c"});`, 400},
 		{"empty array", `keep = []; for (let i = 0; i < n; i++) keep.push([]);`, 400},
+		{"JSON.parse record of 7 properties", `keep = JSON.parse("[" + Array(n).fill('{"id":1,"name":"Ann","email":"a@x","age":30,"city":"Oslo","score":1.5,"active":true}').join(",") + "]");`, 500},
 	} {
 		if got := heapPerValue(t, 20000, c.src); got > c.max {
 			t.Errorf("%s: %.0f bytes each, want at most %.0f", c.name, got, c.max)
