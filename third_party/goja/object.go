@@ -220,7 +220,7 @@ type baseObject struct {
 	propVals  []Value                    // runcode: propVals[i] is the value of propNames[i] while compact
 	propNames []unistring.String
 
-	lastSortedPropLen, idxPropCount int
+	lastSortedPropLen, idxPropCount int32 // runcode: int32, so an object and its handle take 144 bytes (runcode_props.go)
 
 	symValues *orderedMap
 
@@ -421,9 +421,9 @@ func (o *baseObject) _delete(name unistring.String) {
 				vals[len(vals)-1] = nil
 				o.propVals = vals[:len(vals)-1]
 			}
-			if i < o.lastSortedPropLen {
+			if i < int(o.lastSortedPropLen) {
 				o.lastSortedPropLen--
-				if i < o.idxPropCount {
+				if i < int(o.idxPropCount) {
 					o.idxPropCount--
 				}
 			}
@@ -1319,7 +1319,7 @@ func (o *baseObject) equal(objectImpl) bool {
 
 // hopefully this gets inlined
 func (o *baseObject) ensurePropOrder() {
-	if o.lastSortedPropLen < len(o.propNames) {
+	if int(o.lastSortedPropLen) < len(o.propNames) {
 		o.fixPropOrder()
 	}
 }
@@ -1333,10 +1333,10 @@ func (o *baseObject) ensurePropOrder() {
 // Instead, we keep insertion order and only change it when (if) the properties get enumerated.
 func (o *baseObject) fixPropOrder() {
 	names := o.propNames
-	for i := o.lastSortedPropLen; i < len(names); i++ {
+	for i := int(o.lastSortedPropLen); i < len(names); i++ {
 		name := names[i]
 		if idx := strToArrayIdx(name); idx != math.MaxUint32 {
-			k := sort.Search(o.idxPropCount, func(j int) bool {
+			k := sort.Search(int(o.idxPropCount), func(j int) bool {
 				return strToArrayIdx(names[j]) >= idx
 			})
 			if k < i {
@@ -1361,7 +1361,7 @@ func (o *baseObject) fixPropOrder() {
 			o.idxPropCount++
 		}
 	}
-	o.lastSortedPropLen = len(names)
+	o.lastSortedPropLen = int32(len(names))
 }
 
 func (o *baseObject) stringKeys(all bool, keys []Value) []Value {

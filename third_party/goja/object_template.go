@@ -410,10 +410,10 @@ func (a *templatedArrayObject) setLength(l uint32, throw bool) bool {
 	if l < oldLen {
 		a.materialisePropNames()
 		a.fixPropOrder()
-		i := sort.Search(a.idxPropCount, func(idx int) bool {
+		i := sort.Search(int(a.idxPropCount), func(idx int) bool {
 			return strToArrayIdx(a.propNames[idx]) >= l
 		})
-		for j := a.idxPropCount - 1; j >= i; j-- {
+		for j := int(a.idxPropCount) - 1; j >= i; j-- {
 			if !a.deleteStr(a.propNames[j], false) {
 				l = strToArrayIdx(a.propNames[j]) + 1
 				ret = false

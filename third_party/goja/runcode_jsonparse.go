@@ -273,7 +273,7 @@ func (p *jsonParser[T]) newObject(keys []unistring.String, values []Value) *Obje
 		copy(o.propVals, values)
 		o.propNames = sh.names
 		if !sh.hasIndex {
-			o.lastSortedPropLen = len(keys)
+			o.lastSortedPropLen = int32(len(keys))
 		}
 		return obj
 	}
