@@ -711,7 +711,9 @@ func (r *run) toJS(v jsonv.Value) goja.Value {
 	case jsonv.Number:
 		return r.vm.ToValue(v.AsNumber())
 	case jsonv.String:
-		return r.vm.ToValue(v.AsString())
+		// One form of the text: ToValue's string would keep the Go string beside its UTF-16
+		// (a non-ASCII result held twice for as long as the program holds it).
+		return goja.NewStringValue(v.AsString())
 	case jsonv.Array:
 		vals := make([]any, v.Len())
 		for i := range vals {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runcode-dev/runcode/internal/gcpace"
 	"github.com/runcode-dev/runcode/internal/procstatus"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime/internal/pipe"
@@ -299,6 +300,9 @@ func serveWorker(spec string, in io.Reader, out io.Writer, tryWrite func([]byte)
 		// collector works harder near the limit without thrashing below it.
 		debug.SetMemoryLimit(wc.MemoryLimit * 3 / 4)
 	}
+	// Large live heaps collect at up to 100 % instead of the process's percent (400 under the
+	// runcode CLI), so a run holding hundreds of MB does not peak at the soft limit.
+	defer gcpace.Start(10 * time.Millisecond).Close()
 	rt, err := New(wc.Config)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "jsruntime worker:", err)

@@ -80,6 +80,7 @@ func parseSizes(s string) ([]dataSize, error) {
 // dataOptions configure the -data mode.
 type dataOptions struct {
 	runcode, node string
+	baseline      string // a second runcode binary, timed as "baseline ISOLATION" ("" for none)
 	sizes         []dataSize
 	rounds        int
 	isolations    []string
@@ -137,6 +138,9 @@ func dataBench(ctx context.Context, o dataOptions, stdout, stderr io.Writer) err
 	substrates := []string{"node"}
 	for _, iso := range o.isolations {
 		substrates = append(substrates, "runcode "+iso)
+		if o.baseline != "" {
+			substrates = append(substrates, "baseline "+iso)
+		}
 	}
 	sizeDirs := make([]string, len(o.sizes))
 	for i, sz := range o.sizes {
@@ -219,7 +223,8 @@ func writePrograms(dir string, w workload) error {
 	return os.WriteFile(filepath.Join(dir, w.name+".mjs"), []byte(node), 0o644)
 }
 
-// runWorkload runs w once on substrate sub ("node" or "runcode ISOLATION") in dir.
+// runWorkload runs w once on substrate sub ("node", "runcode ISOLATION" or "baseline ISOLATION")
+// in dir.
 func runWorkload(ctx context.Context, o dataOptions, sub string, sz dataSize, dir string, w workload) sample {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
@@ -227,11 +232,16 @@ func runWorkload(ctx context.Context, o dataOptions, sub string, sz dataSize, di
 	if sub == "node" {
 		cmd = exec.CommandContext(ctx, o.node, w.name+".mjs")
 	} else {
-		args := []string{"run", "--json", "--workspace", dir, "--isolation", strings.TrimPrefix(sub, "runcode ")}
+		bin, iso, _ := strings.Cut(sub, " ")
+		exe := o.runcode
+		if bin == "baseline" {
+			exe = o.baseline
+		}
+		args := []string{"run", "--json", "--workspace", dir, "--isolation", iso}
 		if sz.Memory != "" {
 			args = append(args, "--memory", sz.Memory)
 		}
-		cmd = exec.CommandContext(ctx, o.runcode, append(args, w.name+".ts")...)
+		cmd = exec.CommandContext(ctx, exe, append(args, w.name+".ts")...)
 	}
 	cmd.Dir = dir
 	var out, errOut bytes.Buffer

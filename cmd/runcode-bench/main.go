@@ -6,7 +6,7 @@
 //	runcode-bench [-n N] [-process-n N] [-node-n N] [-tools N] [-json]
 //	runcode-bench -load [-isolation inprocess|process] [-pool N] [-runs N] [-hostile N] [-v] [-json]
 //	runcode-bench -serve -runcode PATH [-node PATH -node-modules DIR] [-clients 1,4,16,64] [-duration 5s] [-json]
-//	runcode-bench -data -runcode PATH -node PATH [-sizes 1,10,50:2GiB] [-rounds 5] [-isolations process,inprocess] [-workloads a,b] [-dir DIR] [-json]
+//	runcode-bench -data -runcode PATH -node PATH [-baseline PATH] [-sizes 1,10,50:2GiB] [-rounds 5] [-isolations process,inprocess] [-workloads a,b] [-dir DIR] [-json]
 //
 // The default mode times three programs (one tool call, 100 sequential calls, 100 calls under
 // Promise.all) on runcode in-process, on runcode with process isolation (a warm pool), and on a
@@ -35,7 +35,10 @@
 // search) as `runcode run` in each isolation and as `node` on the same files, -rounds times
 // interleaved. It prints median compute (user+system time of the process and its workers), wall
 // time and peak resident memory (the process tree's), their ratios to Node's, whether each
-// answer equals Node's, and per isolation and size the median and largest ratios.
+// answer equals Node's, and per isolation and size the median and largest ratios. With -baseline,
+// a second runcode binary (say, a build of the commit before a change) runs every workload in each
+// isolation too, in the same rounds ("baseline ISOLATION"), so both builds' ratios come from the
+// same Node runs and the same machine load.
 package main
 
 import (
@@ -72,6 +75,7 @@ type options struct {
 	pool, runs, hostile       int
 	serve                     bool
 	runcodeBin, node, nodeMod string
+	baselineBin               string
 	clients                   string
 	duration                  time.Duration
 	data                      bool
@@ -106,6 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.data, "data", false, "time data workloads (1-50 MB files) on runcode and on node (-node, default node on PATH)")
 	fs.StringVar(&o.sizes, "sizes", "1,10,50:2GiB", "data: file sizes in MB, comma-separated, each optionally :MEMORY for runcode's --memory")
 	fs.IntVar(&o.rounds, "rounds", 5, "data: rounds, each running every workload once on every substrate")
+	fs.StringVar(&o.baselineBin, "baseline", "", "data: a second runcode binary to time in the same rounds (substrates \"baseline ISOLATION\")")
 	fs.StringVar(&o.isolations, "isolations", "process,inprocess", "data: runcode isolations to time, comma-separated")
 	fs.StringVar(&o.works, "workloads", "", "data: only these workloads, comma-separated (default all)")
 	fs.StringVar(&o.dataDir, "dir", "", "data: generate the files into DIR and keep them (default a temporary directory)")
@@ -167,7 +172,7 @@ func dataMain(ctx context.Context, o options, nargs int, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "runcode-bench: %v\n", errors.Join(errDataUsage, err))
 		return 2
 	}
-	err = dataBench(ctx, dataOptions{runcode: o.runcodeBin, node: o.node, sizes: sizes, rounds: o.rounds, isolations: isos,
+	err = dataBench(ctx, dataOptions{runcode: o.runcodeBin, baseline: o.baselineBin, node: o.node, sizes: sizes, rounds: o.rounds, isolations: isos,
 		workloads: works, dir: o.dataDir, timeout: o.timeout, jsonOut: o.jsonOut}, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "runcode-bench: %v\n", err)

@@ -70,7 +70,8 @@ func TestParseClients(t *testing.T) {
 }
 
 // TestDataModeSmoke runs every data workload once on tiny files, on Node (RUNCODE_NODE) and on
-// runcode in both isolations, and checks that each answers as Node does. It checks the harness
+// runcode in both isolations, as itself and as -baseline, and checks that each answers as Node
+// does. It checks the harness
 // and the answers, never the speed (that is BENCHMARKS.md's, from a full -data run).
 func TestDataModeSmoke(t *testing.T) {
 	node := os.Getenv("RUNCODE_NODE")
@@ -87,7 +88,7 @@ func TestDataModeSmoke(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", exe, "../runcode").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	out := smoke(t, "-data", "-json", "-runcode", exe, "-node", node, "-sizes", "0.05", "-rounds", "1")
+	out := smoke(t, "-data", "-json", "-runcode", exe, "-baseline", exe, "-node", node, "-sizes", "0.05", "-rounds", "1")
 	var report struct {
 		Results []dataResult   `json:"results"`
 		Summary []ratioSummary `json:"summary"`
@@ -96,8 +97,17 @@ func TestDataModeSmoke(t *testing.T) {
 		t.Fatalf("output is not the JSON report: %v\n%s", err, out)
 	}
 	works, _ := loadWorkloads(nil)
-	if want := len(works) * 3; len(report.Results) != want || len(works) != 12 {
+	if want := len(works) * 5; len(report.Results) != want || len(works) != 12 {
 		t.Fatalf("%d results for %d workloads, want %d for 12", len(report.Results), len(works), want)
+	}
+	substrates := map[string]int{}
+	for _, r := range report.Results {
+		substrates[r.Substrate]++
+	}
+	for _, sub := range []string{"node", "runcode process", "runcode inprocess", "baseline process", "baseline inprocess"} {
+		if substrates[sub] != len(works) {
+			t.Errorf("%d results on %q, want %d: %v", substrates[sub], sub, len(works), substrates)
+		}
 	}
 	for _, r := range report.Results {
 		if r.Failed > 0 || !r.SameAnswer || !r.HasReference {
@@ -107,8 +117,8 @@ func TestDataModeSmoke(t *testing.T) {
 			t.Errorf("%s on %s: no ratios (%v, %v)", r.Workload, r.Substrate, r.CPURatio, r.RSSRatio)
 		}
 	}
-	if len(report.Summary) != 2 {
-		t.Errorf("summary has %d rows, want one per isolation: %+v", len(report.Summary), report.Summary)
+	if len(report.Summary) != 4 {
+		t.Errorf("summary has %d rows, want one per isolation and binary: %+v", len(report.Summary), report.Summary)
 	}
 }
 

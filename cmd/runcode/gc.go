@@ -13,8 +13,12 @@ import (
 // per trivial run than GOGC=100). The soft memory limit keeps that growth within what the CLI
 // promises, that the process stays within --memory: it is three quarters of --memory (of its
 // default until the flags are read), as a worker's is of its limit, leaving a quarter for
-// what the collector cannot hold back at once; the collector works harder as the heap nears it. The jsruntime library
-// itself leaves a process's collector settings alone; its heap watchdog reads whatever they are.
+// what the collector cannot hold back at once; the collector works harder as the heap nears it.
+// While a command runs, a gcpace.Pacer (unless GOGC is set) lowers the percent as the live heap
+// grows past 16 MiB, down to 100 from 64 MiB live, so a run holding a large export does not grow
+// the heap to five times its live data; process-isolation workers pace themselves the same way.
+// The jsruntime library leaves the host process's collector settings alone; its heap watchdog
+// reads whatever they are.
 const (
 	defaultGCPercent   = 400
 	defaultMemoryLimit = defaultMemory / 4 * 3 // softMemoryLimit of --memory's default, 384 MiB

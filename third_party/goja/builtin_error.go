@@ -31,11 +31,8 @@ func (e *errorObject) formatStack() String {
 func (e *errorObject) addStackProp() Value {
 	if !e.stackPropAdded {
 		res := e._putProp(propNameStack, e.formatStack(), true, false, true)
-		if len(e.propNames) > 1 {
-			// reorder property names to ensure 'stack' is the first one
-			copy(e.propNames[1:], e.propNames)
-			e.propNames[0] = propNameStack
-		}
+		// reorder property names to ensure 'stack' is the first one
+		e.moveLastPropFirst() // runcode: with its value's slot (runcode_props.go)
 		e.stackPropAdded = true
 		return res
 	}

@@ -216,10 +216,11 @@ type baseObject struct {
 	prototype  *Object
 	extensible bool
 
-	values    map[unistring.String]Value
+	propMap   map[unistring.String]Value // runcode: nil while compact (runcode_props.go)
+	propVals  []Value                    // runcode: propVals[i] is the value of propNames[i] while compact
 	propNames []unistring.String
 
-	lastSortedPropLen, idxPropCount int
+	lastSortedPropLen, idxPropCount int32 // runcode: int32, so an object and its handle take 144 bytes (runcode_props.go)
 
 	symValues *orderedMap
 
@@ -270,7 +271,7 @@ func (f ConstructorCall) Argument(idx int) Value {
 }
 
 func (o *baseObject) init() {
-	o.values = make(map[unistring.String]Value)
+	// runcode: no map until the object has more than compactPropsMax properties (runcode_props.go).
 }
 
 func (o *baseObject) className() string {
@@ -346,7 +347,7 @@ func (o *baseObject) getSym(s *Symbol, receiver Value) Value {
 }
 
 func (o *baseObject) getStr(name unistring.String, receiver Value) Value {
-	prop := o.values[name]
+	prop := o.ownStr(name) // runcode: runcode_props.go
 	if prop == nil {
 		if o.prototype != nil {
 			if receiver == nil {
@@ -376,7 +377,7 @@ func (o *baseObject) getOwnPropSym(s *Symbol) Value {
 }
 
 func (o *baseObject) getOwnPropStr(name unistring.String) Value {
-	return o.values[name]
+	return o.ownStr(name) // runcode: runcode_props.go
 }
 
 func (o *baseObject) checkDeleteProp(name unistring.String, prop *valueProperty, throw bool) bool {
@@ -398,7 +399,9 @@ func (o *baseObject) checkDelete(name unistring.String, val Value, throw bool) b
 }
 
 func (o *baseObject) _delete(name unistring.String) {
-	delete(o.values, name)
+	if o.propMap != nil { // runcode: runcode_props.go
+		delete(o.propMap, name)
+	}
 	for i, n := range o.propNames {
 		if n == name {
 			names := o.propNames
@@ -412,9 +415,15 @@ func (o *baseObject) _delete(name unistring.String) {
 				names[len(names)-1] = ""
 				o.propNames = names[:len(names)-1]
 			}
-			if i < o.lastSortedPropLen {
+			if o.propMap == nil { // runcode: the value's slot follows its name
+				vals := o.propVals
+				copy(vals[i:], vals[i+1:])
+				vals[len(vals)-1] = nil
+				o.propVals = vals[:len(vals)-1]
+			}
+			if i < int(o.lastSortedPropLen) {
 				o.lastSortedPropLen--
-				if i < o.idxPropCount {
+				if i < int(o.idxPropCount) {
 					o.idxPropCount--
 				}
 			}
@@ -440,7 +449,7 @@ func (o *baseObject) deleteSym(s *Symbol, throw bool) bool {
 }
 
 func (o *baseObject) deleteStr(name unistring.String, throw bool) bool {
-	if val, exists := o.values[name]; exists {
+	if val, exists := o.ownStr(name), o.hasOwnStr(name); exists { // runcode: runcode_props.go
 		if !o.checkDelete(name, val, throw) {
 			return false
 		}
@@ -478,7 +487,7 @@ func (o *baseObject) setProto(proto *Object, throw bool) bool {
 }
 
 func (o *baseObject) setOwnStr(name unistring.String, val Value, throw bool) bool {
-	ownDesc := o.values[name]
+	ownDesc := o.ownStr(name) // runcode: runcode_props.go
 	if ownDesc == nil {
 		if proto := o.prototype; proto != nil {
 			// we know it's foreign because prototype loops are not allowed
@@ -491,9 +500,7 @@ func (o *baseObject) setOwnStr(name unistring.String, val Value, throw bool) boo
 			o.val.runtime.typeErrorResult(throw, "Cannot add property %s, object is not extensible", name)
 			return false
 		} else {
-			o.values[name] = val
-			names := copyNamesIfNeeded(o.propNames, 1)
-			o.propNames = append(names, name)
+			o.putOwnStr(name, val) // runcode: runcode_props.go
 		}
 		return true
 	}
@@ -505,7 +512,7 @@ func (o *baseObject) setOwnStr(name unistring.String, val Value, throw bool) boo
 			prop.set(o.val, val)
 		}
 	} else {
-		o.values[name] = val
+		o.replaceOwnStr(name, val) // runcode: runcode_props.go
 	}
 	return true
 }
@@ -598,7 +605,7 @@ func (o *baseObject) _setForeignIdx(idx valueInt, prop, val, receiver Value, thr
 }
 
 func (o *baseObject) setForeignStr(name unistring.String, val, receiver Value, throw bool) (bool, bool) {
-	return o._setForeignStr(name, o.values[name], val, receiver, throw)
+	return o._setForeignStr(name, o.ownStr(name), val, receiver, throw) // runcode: runcode_props.go
 }
 
 func (o *baseObject) setForeignIdx(name valueInt, val, receiver Value, throw bool) (bool, bool) {
@@ -646,8 +653,7 @@ func (o *baseObject) hasOwnPropertySym(s *Symbol) bool {
 }
 
 func (o *baseObject) hasOwnPropertyStr(name unistring.String) bool {
-	_, exists := o.values[name]
-	return exists
+	return o.hasOwnStr(name) // runcode: runcode_props.go
 }
 
 func (o *baseObject) hasOwnPropertyIdx(idx valueInt) bool {
@@ -758,12 +764,12 @@ Reject:
 }
 
 func (o *baseObject) defineOwnPropertyStr(name unistring.String, descr PropertyDescriptor, throw bool) bool {
-	existingVal := o.values[name]
+	existingVal := o.ownStr(name) // runcode: runcode_props.go
 	if v, ok := o._defineOwnProperty(name, existingVal, descr, throw); ok {
-		o.values[name] = v
 		if existingVal == nil {
-			names := copyNamesIfNeeded(o.propNames, 1)
-			o.propNames = append(names, name)
+			o.putOwnStr(name, v)
+		} else {
+			o.replaceOwnStr(name, v)
 		}
 		return true
 	}
@@ -790,12 +796,7 @@ func (o *baseObject) defineOwnPropertySym(s *Symbol, descr PropertyDescriptor, t
 }
 
 func (o *baseObject) _put(name unistring.String, v Value) {
-	if _, exists := o.values[name]; !exists {
-		names := copyNamesIfNeeded(o.propNames, 1)
-		o.propNames = append(names, name)
-	}
-
-	o.values[name] = v
+	o.putOwnStr(name, v) // runcode: runcode_props.go
 }
 
 func valueProp(value Value, writable, enumerable, configurable bool) Value {
@@ -1189,7 +1190,7 @@ func (i *objectPropIter) next() (propIterItem, iterNextFunc) {
 	for i.idx < len(i.propNames) {
 		name := i.propNames[i.idx]
 		i.idx++
-		prop := i.o.values[name]
+		prop := i.o.ownStr(name) // runcode: runcode_props.go
 		if prop != nil {
 			return propIterItem{name: stringValueFromRaw(name), value: prop}, i.next
 		}
@@ -1318,7 +1319,7 @@ func (o *baseObject) equal(objectImpl) bool {
 
 // hopefully this gets inlined
 func (o *baseObject) ensurePropOrder() {
-	if o.lastSortedPropLen < len(o.propNames) {
+	if int(o.lastSortedPropLen) < len(o.propNames) {
 		o.fixPropOrder()
 	}
 }
@@ -1332,10 +1333,10 @@ func (o *baseObject) ensurePropOrder() {
 // Instead, we keep insertion order and only change it when (if) the properties get enumerated.
 func (o *baseObject) fixPropOrder() {
 	names := o.propNames
-	for i := o.lastSortedPropLen; i < len(names); i++ {
+	for i := int(o.lastSortedPropLen); i < len(names); i++ {
 		name := names[i]
 		if idx := strToArrayIdx(name); idx != math.MaxUint32 {
-			k := sort.Search(o.idxPropCount, func(j int) bool {
+			k := sort.Search(int(o.idxPropCount), func(j int) bool {
 				return strToArrayIdx(names[j]) >= idx
 			})
 			if k < i {
@@ -1350,11 +1351,17 @@ func (o *baseObject) fixPropOrder() {
 					copy(names[k+1:i+1], names[k:i])
 				}
 				names[k] = name
+				if o.propMap == nil { // runcode: the value's slot follows its name (runcode_props.go)
+					vals := o.propVals
+					v := vals[i]
+					copy(vals[k+1:i+1], vals[k:i])
+					vals[k] = v
+				}
 			}
 			o.idxPropCount++
 		}
 	}
-	o.lastSortedPropLen = len(names)
+	o.lastSortedPropLen = int32(len(names))
 }
 
 func (o *baseObject) stringKeys(all bool, keys []Value) []Value {
@@ -1365,7 +1372,7 @@ func (o *baseObject) stringKeys(all bool, keys []Value) []Value {
 		}
 	} else {
 		for _, k := range o.propNames {
-			prop := o.values[k]
+			prop := o.ownStr(k) // runcode: runcode_props.go
 			if prop, ok := prop.(*valueProperty); ok && !prop.enumerable {
 				continue
 			}

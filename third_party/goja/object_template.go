@@ -76,6 +76,7 @@ func (r *Runtime) newTemplatedObject(tmpl *objectTemplate, obj *Object) *templat
 	}
 	obj.self = o
 	o.init()
+	o.propMap = make(map[unistring.String]Value) // runcode: templated objects keep the map (runcode_props.go)
 	return o
 }
 
@@ -105,12 +106,12 @@ func (o *templatedObject) getSym(s *Symbol, receiver Value) Value {
 }
 
 func (o *templatedObject) getOwnPropStr(p unistring.String) Value {
-	if v, exists := o.values[p]; exists {
+	if v, exists := o.propMap[p]; exists {
 		return v
 	}
 	if f := o.tmpl.props[p]; f != nil {
 		v := f(o.val.runtime)
-		o.values[p] = v
+		o.propMap[p] = v
 		return v
 	}
 	return nil
@@ -209,7 +210,7 @@ func (o *templatedObject) hasPropertySym(s *Symbol) bool {
 }
 
 func (o *templatedObject) hasOwnPropertyStr(name unistring.String) bool {
-	if v, exists := o.values[name]; exists {
+	if v, exists := o.propMap[name]; exists {
 		return v != nil
 	}
 
@@ -228,7 +229,7 @@ func (o *templatedObject) hasOwnPropertySym(s *Symbol) bool {
 func (o *templatedObject) defineOwnPropertyStr(name unistring.String, descr PropertyDescriptor, throw bool) bool {
 	existingVal := o.getOwnPropStr(name)
 	if v, ok := o._defineOwnProperty(name, existingVal, descr, throw); ok {
-		o.values[name] = v
+		o.propMap[name] = v
 		if existingVal == nil {
 			o.materialisePropNames()
 			names := copyNamesIfNeeded(o.propNames, 1)
@@ -252,7 +253,7 @@ func (o *templatedObject) deleteStr(name unistring.String, throw bool) bool {
 		o.materialisePropNames()
 		o._delete(name)
 		if _, exists := o.tmpl.props[name]; exists {
-			o.values[name] = nil // white hole
+			o.propMap[name] = nil // white hole
 		}
 	}
 	return true
@@ -265,8 +266,8 @@ func (o *templatedObject) deleteSym(s *Symbol, throw bool) bool {
 
 func (o *templatedObject) materialiseProps() {
 	for name, f := range o.tmpl.props {
-		if _, exists := o.values[name]; !exists {
-			o.values[name] = f(o.val.runtime)
+		if _, exists := o.propMap[name]; !exists {
+			o.propMap[name] = f(o.val.runtime)
 		}
 	}
 	o.materialisePropNames()
@@ -318,6 +319,7 @@ func (r *Runtime) newTemplatedFuncObject(tmpl *objectTemplate, obj *Object, f fu
 	}
 	obj.self = o
 	o.init()
+	o.propMap = make(map[unistring.String]Value) // runcode: templated objects keep the map (runcode_props.go)
 	return o
 }
 
@@ -374,6 +376,7 @@ func (r *Runtime) newTemplatedArrayObject(tmpl *objectTemplate, obj *Object) *te
 	}
 	obj.self = o
 	o.init()
+	o.propMap = make(map[unistring.String]Value) // runcode: templated objects keep the map (runcode_props.go)
 	return o
 }
 
@@ -407,10 +410,10 @@ func (a *templatedArrayObject) setLength(l uint32, throw bool) bool {
 	if l < oldLen {
 		a.materialisePropNames()
 		a.fixPropOrder()
-		i := sort.Search(a.idxPropCount, func(idx int) bool {
+		i := sort.Search(int(a.idxPropCount), func(idx int) bool {
 			return strToArrayIdx(a.propNames[idx]) >= l
 		})
-		for j := a.idxPropCount - 1; j >= i; j-- {
+		for j := int(a.idxPropCount) - 1; j >= i; j-- {
 			if !a.deleteStr(a.propNames[j], false) {
 				l = strToArrayIdx(a.propNames[j]) + 1
 				ret = false

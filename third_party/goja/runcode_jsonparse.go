@@ -77,7 +77,8 @@ type jsonParser[T byte | uint16] struct {
 	buf    []uint16
 	bytes  []byte
 	names  map[string]unistring.String
-	built  int // values since the last poll
+	shapes map[jsonShapeKey]jsonShape // runcode_props.go: property names shared by objects
+	built  int                        // values since the last poll
 	// tooDeep is set when the text nests past the runtime's limit.
 	tooDeep bool
 }
@@ -241,6 +242,9 @@ func (p *jsonParser[T]) value() (Value, bool) {
 
 // newObject makes an ordinary object of the properties keys[i]: values[i], in that order (a
 // repeated key keeps its first position and takes its last value, as CreateDataProperty does).
+//
+// Objects with the same keys in the same order (the records of an array, mostly) share one
+// propNames slice, marked for copy (runcode_props.go), so each holds only its values.
 func (p *jsonParser[T]) newObject(keys []unistring.String, values []Value) *Object {
 	both := &objectAndBase{o: Object{runtime: p.r}} // runcode_alloc.go
 	obj := &both.o
@@ -250,12 +254,41 @@ func (p *jsonParser[T]) newObject(keys []unistring.String, values []Value) *Obje
 		val:        obj,
 		extensible: true,
 		prototype:  p.r.global.ObjectPrototype,
-		values:     make(map[unistring.String]Value, len(keys)),
-		propNames:  make([]unistring.String, 0, len(keys)),
 	}
 	obj.self = o
+	if len(keys) == 0 {
+		return obj
+	}
+	if len(keys) > compactPropsMax {
+		o.propNames = make([]unistring.String, 0, len(keys))
+		o.propMap = make(map[unistring.String]Value, len(keys))
+		for i, k := range keys {
+			o._put(k, values[i])
+		}
+		return obj
+	}
+	o.propVals = make([]Value, len(keys))
+	sk := jsonShapeKey{keys[0], len(keys)}
+	if sh, ok := p.shapes[sk]; ok && sh.matches(keys) {
+		copy(o.propVals, values)
+		o.propNames = sh.names
+		if !sh.hasIndex {
+			o.lastSortedPropLen = int32(len(keys))
+		}
+		return obj
+	}
+	o.propVals = o.propVals[:0]
+	o.propNames = make([]unistring.String, 0, len(keys))
 	for i, k := range keys {
 		o._put(k, values[i])
+	}
+	if len(o.propNames) == len(keys) && len(p.shapes) < jsonShapeCacheSize { // no repeated key
+		sh := newJSONShape(o.propNames)
+		if p.shapes == nil {
+			p.shapes = make(map[jsonShapeKey]jsonShape)
+		}
+		p.shapes[sk] = sh
+		o.propNames = sh.names
 	}
 	return obj
 }

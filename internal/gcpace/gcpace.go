@@ -1,0 +1,94 @@
+// Package gcpace bounds the garbage a Go process leaves between collections when its live heap
+// is large, by lowering the GC percent as the live heap grows.
+//
+// runcode runs its processes (the CLI and the process-isolation workers) at a GC percent of 400:
+// most runs are short and allocate little, and collecting less often saves them CPU. Between
+// collections the heap then grows to five times what the last one found live, up to the soft
+// memory limit, so a run holding a 50 MB export (hundreds of MB live) peaked at the soft limit,
+// several times its live data. A Pacer lets a cycle leave at most Garbage bytes or as much
+// garbage as is live, whichever is more, and never more than the starting percent allows: small
+// heaps keep the starting percent, large ones collect at 100 (Go's default).
+package gcpace
+
+import (
+	"math"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// Garbage is the garbage a collection cycle may always leave, whatever is live.
+const Garbage = 64 << 20
+
+const (
+	percentMetric = "/gc/gogc:percent"
+	liveMetric    = "/gc/heap/live:bytes"
+)
+
+// Percent is the GC percent for a live heap of live bytes under a starting percent of base:
+// 100 × max(live, Garbage) / live, rounded up, between 100 and base; base itself when live is
+// not known yet or base is 100 or less (or -1, collection off).
+func Percent(live, base int64) int64 {
+	if live <= 0 || base <= 100 {
+		return base
+	}
+	p := int64(math.Ceil(100 * float64(max(live, Garbage)) / float64(live)))
+	return min(max(p, 100), base)
+}
+
+// Pacer sets the process's GC percent from its live heap until closed.
+type Pacer struct {
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// Start paces the collector from the GC percent in effect now, reading the live heap every
+// interval (it changes only when a collection ends). It returns nil, nothing to pace, when that
+// percent is 100 or less or collection is off. The caller closes the Pacer; the GC percent stays
+// where the pacer last set it.
+func Start(interval time.Duration) *Pacer {
+	sample := []metrics.Sample{{Name: percentMetric}, {Name: liveMetric}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 || sample[0].Value.Uint64() > math.MaxInt32 {
+		return nil // unavailable, or collection off
+	}
+	base := int64(sample[0].Value.Uint64())
+	if base <= 100 {
+		return nil
+	}
+	live := sample[1:]
+	p := &Pacer{done: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		current := base
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-t.C:
+			}
+			metrics.Read(live)
+			if live[0].Value.Kind() != metrics.KindUint64 {
+				continue
+			}
+			if want := Percent(int64(live[0].Value.Uint64()), base); want != current {
+				debug.SetGCPercent(int(want))
+				current = want
+			}
+		}
+	}()
+	return p
+}
+
+// Close stops the pacer and waits for its goroutine. Closing a nil Pacer does nothing.
+func (p *Pacer) Close() {
+	if p == nil {
+		return
+	}
+	close(p.done)
+	p.wg.Wait()
+}

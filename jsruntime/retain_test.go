@@ -1,0 +1,50 @@
+package jsruntime
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/runcode-dev/runcode/jsonv"
+)
+
+// A host call's text result is held once: goja's ToValue of a Go string kept the string beside
+// its UTF-16 form, so a non-ASCII file a program read (a 50 MB export) stayed live twice through
+// the whole computation, in a worker as in-process. The program awaits 32 MiB of non-ASCII text
+// (UTF-16 in goja), drops a first copy, keeps a second, and then calls a function that measures
+// the live heap.
+func TestResultTextIsHeldOnce(t *testing.T) {
+	g, err := New(Config{MaxHeapBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	const units = 16 << 20 // "é": 2 bytes of UTF-8 and one UTF-16 code unit each
+	var base, during uint64
+	live := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	fns := toolsNS(
+		Function{Name: "big", Call: func(_ context.Context, _ jsonv.Value, settle func(jsonv.Value, error)) {
+			settle(jsonv.StringValue(strings.Repeat("é", units)), nil)
+		}},
+		Function{Name: "measure", Call: func(_ context.Context, _ jsonv.Value, settle func(jsonv.Value, error)) {
+			during = live()
+			settle(jsonv.Int(1), nil)
+		}},
+	)
+	base = live()
+	got := runValue(t, g, Request{Program: `const { length } = await tools.big(); const text = await tools.big(); await tools.measure(); return text.length + length`, Bindings: fns})
+	if got != "33554432" {
+		t.Fatalf("value %s, want 33554432", got)
+	}
+	grew := int64(during) - int64(base)
+	t.Logf("live heap grew by %d MiB holding the 32 MiB UTF-16 string", grew>>20)
+	if grew > 48<<20 {
+		t.Errorf("live heap grew by %d MiB while the program held a 32 MiB string: the result's 32 MiB of UTF-8 is still held", grew>>20)
+	}
+}
