@@ -197,6 +197,8 @@ type StateOp struct {
 	Key string
 	// Value is a set's value as compact JSON (nil for the other operations).
 	Value []byte
+	// Scope is the state scope the run sees (WithStateScope).
+	Scope string
 }
 
 // StateInterceptor sees each state operation of a run before the store does: it passes the
@@ -359,7 +361,7 @@ func (s *stateRun) do(c stateCall, n int) {
 	switch {
 	case err != nil:
 	case s.intercept != nil:
-		op := StateOp{Op: c.op, Key: key}
+		op := StateOp{Op: c.op, Key: key, Scope: s.scope}
 		if c.op == "set" {
 			op.Value = jsonv.AppendJSON(nil, value)
 		}

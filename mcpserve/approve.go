@@ -123,7 +123,9 @@ type runApprovals struct {
 	// replayed, in order, for the record of the next round (DECISIONS row 108).
 	stateRecord []recordedStateOp
 	stateUsed   []bool
+	recordScope string // the record's scope (scopeDigest)
 	madeState   []recordedStateOp
+	madeScope   string // the scope of madeState
 	// wrapped holds the calls of a replay that reached wrap, until settled sees them.
 	wrapped map[registry.Token]struct{}
 	// The session form: callCtx ends when the run_code call's run has ended; asking counts the
@@ -314,9 +316,13 @@ func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next 
 // next round. One that failed because the run was ending is not kept: it is done again in the
 // next round.
 func (ra *runApprovals) stateOp(ctx context.Context, op codemode.StateOp, next func(context.Context) (jsonv.Value, error)) (jsonv.Value, error) {
+	scope := scopeDigest(op.Scope)
 	ra.mu.Lock()
+	if len(ra.madeState) == 0 {
+		ra.madeScope = scope // one run's operations all see one scope
+	}
 	for i, r := range ra.stateRecord {
-		if !ra.stateUsed[i] && r.matches(op) {
+		if !ra.stateUsed[i] && scope == ra.recordScope && r.matches(op) {
 			ra.stateUsed[i] = true
 			ra.madeState = append(ra.madeState, r)
 			ra.mu.Unlock()
@@ -336,6 +342,11 @@ func (ra *runApprovals) stateOp(ctx context.Context, op codemode.StateOp, next f
 	ra.madeState = append(ra.madeState, stateRecordOf(op, v, err))
 	ra.mu.Unlock()
 	return v, err
+}
+
+// replayState takes the state operations of st's record for the replay.
+func (ra *runApprovals) replayState(st requestState) {
+	ra.stateRecord, ra.stateUsed, ra.recordScope = st.State, make([]bool, len(st.State)), st.StateScope
 }
 
 // settled sees every sub-call's result before post-execute: one that the approver let through
@@ -513,7 +524,7 @@ func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runAp
 	ra.form = formInBand
 	ra.record, ra.states = st.Calls, make([]uint8, len(st.Calls))
 	ra.pending, ra.answer = &st.Pending, answer.Action
-	ra.stateRecord, ra.stateUsed = st.State, make([]bool, len(st.State))
+	ra.replayState(st)
 	return ra, nil
 }
 
@@ -522,7 +533,7 @@ func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runAp
 // of a replay that diverged from its record (a failure); nil otherwise.
 func (h *runHandler) inBandResult(ra *runApprovals, rep *RunReport) *mcp.CallToolResult {
 	ra.mu.Lock()
-	ask, made, madeState, diverged := ra.ask, ra.made, ra.madeState, ra.diverged
+	ask, made, madeState, madeScope, diverged := ra.ask, ra.made, ra.madeState, ra.madeScope, ra.diverged
 	ra.mu.Unlock()
 	if diverged == "" && ask == nil {
 		diverged = ra.divergence()
@@ -535,7 +546,7 @@ func (h *runHandler) inBandResult(ra *runApprovals, rep *RunReport) *mcp.CallToo
 	if ask == nil {
 		return nil
 	}
-	st := requestState{Version: requestStateVersion, Program: programDigest(rep.Program, rep.Description), Issued: time.Now().Unix(), Calls: make([]recordedCall, len(made)), Pending: *ask, State: madeState}
+	st := requestState{Version: requestStateVersion, Program: programDigest(rep.Program, rep.Description), Issued: time.Now().Unix(), Calls: make([]recordedCall, len(made)), Pending: *ask, State: madeState, StateScope: madeScope}
 	for i, m := range made {
 		st.Calls[i] = m.record()
 	}

@@ -51,6 +51,19 @@ type requestState struct {
 	// State are the state operations done, with their answers, in the order they were done
 	// (DECISIONS row 108).
 	State []recordedStateOp `json:"state,omitempty"`
+	// StateScope identifies the state scope of State (scopeDigest): a retry in another scope
+	// does its operations instead of answering them from State.
+	StateScope string `json:"stateScope,omitempty"`
+}
+
+// scopeDigest identifies a state scope in a request state without showing it (a scope may be an
+// MCP session's id): "" for the scope "", else the first 16 bytes of its SHA-256, in hex.
+func scopeDigest(scope string) string {
+	if scope == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(scope))
+	return hex.EncodeToString(sum[:16])
 }
 
 // recordedStateOp is a state operation a run did, with its answer.
