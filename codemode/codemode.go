@@ -298,7 +298,8 @@ func (cm *codeMode) run(ctx context.Context, inv *registry.Invocation, tools *sc
 	// own (a program that uses state anyway is told how to get it: see stateHint).
 	var st *stateRun
 	if cm.opts.State != nil {
-		st = &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID}
+		st = &stateRun{store: cm.opts.State, scope: stateScope(ctx), redact: cm.opts.RedactStateValues, rootID: cmp.Or(inv.RootCallID, inv.CallID), callID: inv.CallID,
+			intercept: stateInterceptor(ctx)}
 		if spec.events != nil {
 			st.emit, st.timed = b.EmitAside, b.Timed()
 		}

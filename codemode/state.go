@@ -188,6 +188,40 @@ func (m *MemoryStore) Retain(keep func(scope string) bool) {
 
 type stateScopeKey struct{}
 
+// StateOp is one state operation of a run, as a StateInterceptor sees it: its arguments have
+// been checked.
+type StateOp struct {
+	// Op is "get", "set", "delete" or "keys".
+	Op string
+	// Key is the operation's key ("" for keys).
+	Key string
+	// Value is a set's value as compact JSON (nil for the other operations).
+	Value []byte
+	// Scope is the state scope the run sees (WithStateScope).
+	Scope string
+}
+
+// StateInterceptor sees each state operation of a run before the store does: it passes the
+// operation on with next, which does it against the store, or answers it itself without calling
+// next (an in-band approval's retry answers the operations of the rounds before from its record:
+// see mcpserve). The answer is what the program receives: a get's value (undefined when
+// missing), keys' array of strings, undefined for set and delete; an error rejects the call as a
+// StateError. A run calls it for one operation at a time, in the order the program made them.
+type StateInterceptor func(ctx context.Context, op StateOp, next func(context.Context) (jsonv.Value, error)) (jsonv.Value, error)
+
+type stateInterceptorKey struct{}
+
+// WithStateInterceptor returns ctx whose run_code calls pass their state operations, and those
+// of the saved programs they run, through i.
+func WithStateInterceptor(ctx context.Context, i StateInterceptor) context.Context {
+	return context.WithValue(ctx, stateInterceptorKey{}, i)
+}
+
+func stateInterceptor(ctx context.Context) StateInterceptor {
+	i, _ := ctx.Value(stateInterceptorKey{}).(StateInterceptor)
+	return i
+}
+
 // WithStateScope returns ctx whose run_code calls see the state scope scope of
 // Options.State (an MCP session's id, a tenant). Without it a run sees the scope "".
 func WithStateScope(ctx context.Context, scope string) context.Context {
@@ -228,6 +262,7 @@ type stateRun struct {
 	emit           func(bridge.Event) // nil: no events
 	timed          bool
 	rootID, callID string
+	intercept      StateInterceptor // nil: every operation goes to the store
 
 	mu      sync.Mutex
 	queue   []stateCall
@@ -323,7 +358,15 @@ func (s *stateRun) do(c stateCall, n int) {
 		s.emit(start)
 	}
 	var res jsonv.Value
-	if err == nil {
+	switch {
+	case err != nil:
+	case s.intercept != nil:
+		op := StateOp{Op: c.op, Key: key, Scope: s.scope}
+		if c.op == "set" {
+			op.Value = jsonv.AppendJSON(nil, value)
+		}
+		res, err = s.intercept(c.ctx, op, func(ctx context.Context) (jsonv.Value, error) { return s.run(ctx, c.op, key, value) })
+	default:
 		res, err = s.run(c.ctx, c.op, key, value)
 	}
 	if err != nil {

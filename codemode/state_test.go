@@ -10,6 +10,7 @@ import (
 
 	"github.com/runcode-dev/runcode/bridge"
 	"github.com/runcode-dev/runcode/codemode"
+	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/jsruntime"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -170,5 +171,49 @@ func TestDirStoreConcurrentWriters(t *testing.T) {
 	}
 	if total > 4000 || total < 4000-40 {
 		t.Fatalf("the scope holds %d bytes of a 4000-byte cap (%d keys)", total, len(keys))
+	}
+}
+
+// A StateInterceptor in the run's context sees every operation, with its checked key and a set's
+// value as JSON, in program order: it may pass one to the store (next) or answer it itself, and
+// what it answers is what the program receives and what the events record.
+func TestStateInterceptorAnswersOrPassesOn(t *testing.T) {
+	store := codemode.NewMemoryStore(0)
+	var mu sync.Mutex
+	var seen, events []string
+	reg := stateRegistry(t, codemode.Options{State: store, Events: func(e bridge.Event) {
+		if e.Type == bridge.EventSettle {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, fmt.Sprintf("%s %s", e.Name, e.Value().Lookup("result")))
+		}
+	}})
+	ctx := codemode.WithStateInterceptor(context.Background(), func(ctx context.Context, op codemode.StateOp, next func(context.Context) (jsonv.Value, error)) (jsonv.Value, error) {
+		seen = append(seen, fmt.Sprintf("%s %s %s", op.Op, op.Key, op.Value))
+		switch {
+		case op.Op == "get" && op.Key == "answered":
+			return jsonv.MustParse(`{"from":"interceptor"}`), nil
+		case op.Op == "set" && op.Key == "refused":
+			return jsonv.Value{}, errors.New("not now")
+		}
+		return next(ctx)
+	})
+	got := runIn(t, reg, ctx, `await state.set("kept", [1, 2]);
+let err;
+try { await state.set("refused", 1); } catch (e) { err = e.name + ": " + e.message; }
+return [await state.get("answered"), await state.get("kept"), err, await state.keys()];`)
+	if want := `[{"from":"interceptor"},[1,2],"StateError: state.set: not now",["kept"]]`; got != want {
+		t.Fatalf("the run returned %s, want %s", got, want)
+	}
+	if got, want := strings.Join(seen, "|"), `set kept [1,2]|set refused 1|get answered |get kept |keys  `; got != want {
+		t.Errorf("the interceptor saw %q, want %q", got, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(events, "|"); !strings.Contains(got, `state.get {"from":"interceptor"}`) {
+		t.Errorf("the events do not carry the interceptor's answer: %s", got)
+	}
+	if _, ok, _ := store.Get(context.Background(), "", "refused"); ok {
+		t.Error("a set the interceptor refused reached the store")
 	}
 }

@@ -119,6 +119,13 @@ type runApprovals struct {
 	running        int
 	changed        chan struct{}
 	pendingRunning bool // the approved pending call is counted in running and has not ended
+	// The state operations: those of the record, each used once replayed; those this run did or
+	// replayed, in order, for the record of the next round (DECISIONS row 108).
+	stateRecord []recordedStateOp
+	stateUsed   []bool
+	recordScope string // the record's scope (scopeDigest)
+	madeState   []recordedStateOp
+	madeScope   string // the scope of madeState
 	// wrapped holds the calls of a replay that reached wrap, until settled sees them.
 	wrapped map[registry.Token]struct{}
 	// The session form: callCtx ends when the run_code call's run has ended; asking counts the
@@ -302,6 +309,46 @@ func (ra *runApprovals) wrap(ctx context.Context, exec registry.Execution, next 
 	return res
 }
 
+// stateOp is the in-band run's StateInterceptor: an operation of the record (the same operation,
+// key and set value, the first not used yet) gets its recorded answer without reaching the store,
+// so the rounds of a run together do each operation once and the program reads in every round
+// what it read in the first; every other operation is done. Both are kept for the record of the
+// next round. One that failed because the run was ending is not kept: it is done again in the
+// next round.
+func (ra *runApprovals) stateOp(ctx context.Context, op codemode.StateOp, next func(context.Context) (jsonv.Value, error)) (jsonv.Value, error) {
+	scope := scopeDigest(op.Scope)
+	ra.mu.Lock()
+	if len(ra.madeState) == 0 {
+		ra.madeScope = scope // one run's operations all see one scope
+	}
+	for i, r := range ra.stateRecord {
+		if !ra.stateUsed[i] && scope == ra.recordScope && r.matches(op) {
+			ra.stateUsed[i] = true
+			ra.madeState = append(ra.madeState, r)
+			ra.mu.Unlock()
+			return r.answer()
+		}
+	}
+	if ra.ask != nil { // the run is stopping to ask: the operation is done in the next round
+		ra.mu.Unlock()
+		return jsonv.Value{}, errInputRequired
+	}
+	ra.mu.Unlock()
+	v, err := next(ctx)
+	if err != nil && (ctx.Err() != nil || ra.callCtx.Err() != nil) {
+		return v, err
+	}
+	ra.mu.Lock()
+	ra.madeState = append(ra.madeState, stateRecordOf(op, v, err))
+	ra.mu.Unlock()
+	return v, err
+}
+
+// replayState takes the state operations of st's record for the replay.
+func (ra *runApprovals) replayState(st requestState) {
+	ra.stateRecord, ra.stateUsed, ra.recordScope = st.State, make([]bool, len(st.State)), st.StateScope
+}
+
 // settled sees every sub-call's result before post-execute: one that the approver let through
 // and that never reached wrap (a guard denied it) is recorded here, and no longer holds up the
 // next question.
@@ -477,6 +524,7 @@ func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runAp
 	ra.form = formInBand
 	ra.record, ra.states = st.Calls, make([]uint8, len(st.Calls))
 	ra.pending, ra.answer = &st.Pending, answer.Action
+	ra.replayState(st)
 	return ra, nil
 }
 
@@ -485,7 +533,7 @@ func (h *runHandler) approvals(req *mcp.CallToolRequest, rep *RunReport) (*runAp
 // of a replay that diverged from its record (a failure); nil otherwise.
 func (h *runHandler) inBandResult(ra *runApprovals, rep *RunReport) *mcp.CallToolResult {
 	ra.mu.Lock()
-	ask, made, diverged := ra.ask, ra.made, ra.diverged
+	ask, made, madeState, madeScope, diverged := ra.ask, ra.made, ra.madeState, ra.madeScope, ra.diverged
 	ra.mu.Unlock()
 	if diverged == "" && ask == nil {
 		diverged = ra.divergence()
@@ -498,13 +546,17 @@ func (h *runHandler) inBandResult(ra *runApprovals, rep *RunReport) *mcp.CallToo
 	if ask == nil {
 		return nil
 	}
-	st := requestState{Version: requestStateVersion, Program: programDigest(rep.Program, rep.Description), Issued: time.Now().Unix(), Calls: make([]recordedCall, len(made)), Pending: *ask}
+	st := requestState{Version: requestStateVersion, Program: programDigest(rep.Program, rep.Description), Issued: time.Now().Unix(), Calls: make([]recordedCall, len(made)), Pending: *ask, State: madeState, StateScope: madeScope}
 	for i, m := range made {
 		st.Calls[i] = m.record()
 	}
 	state := signState(h.stateKey, st)
 	if room := h.reply.maxBytes - stateReplyOverhead - len(ask.Args); len(state) > room {
-		msg := fmt.Sprintf("tool %q needs approval, but the results of the %d calls made before it take %d bytes in the request state, more than one reply may carry (%d bytes); make the call that needs approval before calls that return much, or have it approved where the server runs (--approve %s)", ask.Name, len(made), len(state), room, ask.Name)
+		calls := fmt.Sprintf("%d calls", len(made))
+		if len(madeState) > 0 {
+			calls += fmt.Sprintf(" and %d state operations", len(madeState))
+		}
+		msg := fmt.Sprintf("tool %q needs approval, but the results of the %s made before it take %d bytes in the request state, more than one reply may carry (%d bytes); make the call that needs approval before calls that return much (and before state operations on large values), or have it approved where the server runs (--approve %s)", ask.Name, calls, len(state), room, ask.Name)
 		res, outcome := failureResult(string(codemode.KindOutputLimit), msg)
 		rep.Kind, rep.Outcome = string(codemode.KindOutputLimit), outcome
 		return res

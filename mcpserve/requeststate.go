@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/jsonv"
 	"github.com/runcode-dev/runcode/registry"
 )
@@ -33,7 +34,8 @@ const MinRequestStateKeyBytes = 16
 var ErrRequestState = errors.New("invalid requestState")
 
 // requestStateVersion is the format of the request state; a retry with another is refused.
-const requestStateVersion = 1
+// Version 2 added State: a retry of a version 1 state would do its run's state operations again.
+const requestStateVersion = 2
 
 // requestState is what an in-band run leaves for its retry.
 type requestState struct {
@@ -46,6 +48,82 @@ type requestState struct {
 	Calls []recordedCall `json:"calls"`
 	// Pending is the call the run stopped at, which the person is asked about.
 	Pending pendingCall `json:"pending"`
+	// State are the state operations done, with their answers, in the order they were done
+	// (DECISIONS row 108).
+	State []recordedStateOp `json:"state,omitempty"`
+	// StateScope identifies the state scope of State (scopeDigest): a retry in another scope
+	// does its operations instead of answering them from State.
+	StateScope string `json:"stateScope,omitempty"`
+}
+
+// scopeDigest identifies a state scope in a request state without showing it (a scope may be an
+// MCP session's id): "" for the scope "", else the first 16 bytes of its SHA-256, in hex.
+func scopeDigest(scope string) string {
+	if scope == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(scope))
+	return hex.EncodeToString(sum[:16])
+}
+
+// recordedStateOp is a state operation a run did, with its answer.
+type recordedStateOp struct {
+	Op  string `json:"op"`
+	Key string `json:"key,omitempty"`
+	// Value is a set's value when it is short; Digest is the SHA-256 of a longer one, so that a
+	// large write does not weigh on the request state (a replay only compares it).
+	Value  json.RawMessage `json:"value,omitempty"`
+	Digest string          `json:"digest,omitempty"`
+	// Result is a get's value (none: the key was missing) or keys' array.
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *recordedError  `json:"error,omitempty"`
+}
+
+// stateRecordOf records a state operation's answer.
+func stateRecordOf(op codemode.StateOp, v jsonv.Value, err error) recordedStateOp {
+	r := recordedStateOp{Op: op.Op, Key: op.Key}
+	r.Value, r.Digest = setValueOf(op)
+	switch {
+	case err != nil:
+		r.Error = &recordedError{Message: err.Error()}
+	case v.IsDefined():
+		r.Result = jsonv.AppendJSON(nil, v)
+	}
+	return r
+}
+
+// matches reports whether r is the operation op.
+func (r recordedStateOp) matches(op codemode.StateOp) bool {
+	value, digest := setValueOf(op)
+	return r.Op == op.Op && r.Key == op.Key && string(r.Value) == string(value) && r.Digest == digest
+}
+
+// maxRecordedSetValue is the longest set value a request state holds as it is; a longer one is
+// recorded as its digest.
+const maxRecordedSetValue = 64
+
+// setValueOf is how a request state records a set's value: the value when short, else its digest.
+func setValueOf(op codemode.StateOp) (value json.RawMessage, digest string) {
+	if len(op.Value) <= maxRecordedSetValue {
+		return op.Value, ""
+	}
+	sum := sha256.Sum256(op.Value)
+	return nil, hex.EncodeToString(sum[:])
+}
+
+// answer is the recorded answer again.
+func (r recordedStateOp) answer() (jsonv.Value, error) {
+	if r.Error != nil {
+		return jsonv.Value{}, errors.New(r.Error.Message)
+	}
+	if len(r.Result) == 0 {
+		return jsonv.Value{}, nil
+	}
+	v, err := jsonv.Parse(r.Result)
+	if err != nil { // signed by this server, so only a server bug gets here
+		return jsonv.Value{}, fmt.Errorf("the recorded answer could not be read: %w", err)
+	}
+	return v, nil
 }
 
 // recordedCall is a call a run made, with its result.

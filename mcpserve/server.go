@@ -308,6 +308,9 @@ func (h *runHandler) run(ctx context.Context, req *mcp.CallToolRequest, rep *Run
 	}()
 	ra.stop, ra.callCtx = stop, runCtx
 	ctx = context.WithValue(runCtx, approvalsKey{}, ra)
+	if ra.form == formInBand {
+		ctx = codemode.WithStateInterceptor(ctx, ra.stateOp)
+	}
 	ctx = mcptools.ExtractTraceContext(ctx, req.Params.Meta)
 	if req.Session != nil {
 		ctx = codemode.WithCaller(ctx, req.Session.ID()) // workers are shared fairly across sessions

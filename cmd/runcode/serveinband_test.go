@@ -291,3 +291,58 @@ func TestServeStatelessInBandDivergedProgram(t *testing.T) {
 		t.Errorf("note ran %d times", n)
 	}
 }
+
+// stateCountingProgram counts its runs in state, then makes two calls that need approval (three
+// rounds), and counts again after them.
+const stateCountingProgram = `const n = ((await state.get("n")) ?? 0) + 1;
+await state.set("n", n);
+let a, b;
+try { a = await tools.note({ text: "first" }); } catch (e) { a = e.code; }
+try { b = await tools.note({ text: "second" }); } catch (e) { b = e.code; }
+const after = ((await state.get("after")) ?? 0) + 1;
+await state.set("after", after);
+return n + " " + after + " " + a + " " + b;`
+
+// Two --stateless replicas sharing --state DIR: a run that takes three rounds, each retry on the
+// other replica, changes state as one run does — the counter before the approvals and the one
+// after them both end at 1, whether the person accepts or declines — and a second run counts 2.
+func TestServeStatelessInBandStateChangedOnce(t *testing.T) {
+	for _, c := range []struct {
+		answer, want string
+		notes        int
+	}{
+		{"accept", `1 1 noted noted`, 2},
+		{"decline", `1 1 APPROVAL_DENIED APPROVAL_DENIED`, 0},
+	} {
+		t.Run(c.answer, func(t *testing.T) {
+			dir, manifest := inBandDir(t)
+			t.Setenv(requestStateKeyEnv, "a key shared by the replicas of this test")
+			f := startSplitFleet(t, t.TempDir(), "--tools", manifest, "--state", filepath.Join(t.TempDir(), "state"))
+			var asked []string
+			cs := f.connect(t, c.answer, true, &asked)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			call := &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "count and note", "code": stateCountingProgram}}
+			res, err := cs.CallTool(ctx, call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := textOf(res); res.IsError || got != c.want {
+				t.Fatalf("the run: isError %v, text %q, want %q", res.IsError, got, c.want)
+			}
+			if got := strings.Join(f.served, " "); len(asked) != 2 || got != "first@0 retry@1 retry@1" {
+				t.Errorf("asked %d times (want 2); the calls were served as %q", len(asked), got)
+			}
+			if n := lines(t, filepath.Join(dir, "notes.log"), "first") + lines(t, filepath.Join(dir, "notes.log"), "second"); n != c.notes {
+				t.Errorf("note ran %d times, want %d", n, c.notes)
+			}
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_code", Arguments: map[string]any{"description": "read the counters", "code": `return [await state.get("n"), await state.get("after")];`}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := textOf(res); res.IsError || got != "[\n  1,\n  1\n]" && got != "[1,1]" {
+				t.Errorf("state after one run of three rounds: isError %v, %q, want n and after 1", res.IsError, got)
+			}
+		})
+	}
+}
