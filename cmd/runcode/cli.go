@@ -35,7 +35,7 @@ Usage:
   runcode tools [SOURCES] [--json]                                    list the tools
   runcode serve [SOURCES] [LIMITS] (--stdio | --http ADDR) [SERVE FLAGS]   an MCP server whose one tool is run_code
   runcode trace view FILE [-o FILE.html]                              the waterfall page of a --trace file
-  runcode save  [SOURCES] NAME PROGRAM [--description TEXT] [--programs DIR]   keep PROGRAM in the program library
+  runcode save  [SOURCES] NAME PROGRAM [--description TEXT] [--programs DIR] [--state DIR]   keep PROGRAM in the program library
   runcode programs [--programs DIR] [--json]                          list the saved programs
   runcode version
 
@@ -57,7 +57,12 @@ Limits (run and serve): --timeout, --cpu, --max-output, --max-parallel, --memory
 
 Approvals (run and serve): --approve NAME (repeatable; * globs) and --yes approve calls of tools that
   need approval without asking; --no-approvals makes no tool need it. Otherwise run asks on the
-  terminal (stdin and stderr), and without one the call is denied (ToolCallError, code APPROVAL_DENIED).
+  terminal (stdin and stderr) and serve asks the MCP client (elicitation); with no one to ask the
+  call is denied at once (ToolCallError, code APPROVAL_DENIED).
+
+State (run and serve): --state DIR keeps the state global's values in DIR between runs;
+  --max-state SIZE caps a scope (default 16MiB). serve keeps state in memory per process (stdio)
+  or per MCP session (http) without --state; --stateless needs --state DIR for state.
 
 --programs DIR (run, serve, check, sdk, init, save, programs) is the program library (default
 .runcode/programs/, used when it exists): programs call a saved one with await programs.NAME(input).
