@@ -971,7 +971,8 @@ func (c *hostCall) settle(v jsonv.Value, err error) {
 			out.Error = &msg
 		} else {
 			defer flight.release(n)
-			out.Value = v
+			_ = l.w.out.writeReply(c.id, v, n)
+			return
 		}
 	}
 	_ = l.w.out.write(out)

@@ -69,6 +69,25 @@ func (fw *frameWriter) write(f *frame) error {
 	return err
 }
 
+// streamReplyBytes is the size of a reply's value from which writeReply writes it in pieces.
+const streamReplyBytes = 1 << 20
+
+// writeReply writes a reply frame carrying the value v, whose encoding is size bytes
+// (valueSize). A value of streamReplyBytes or more is written in pieces as it is encoded, so the
+// parent never holds its encoding whole; a smaller one is encoded first and written at once.
+func (fw *frameWriter) writeReply(id uint64, v jsonv.Value, size int64) error {
+	if size < streamReplyBytes {
+		return fw.write(&frame{T: frameReply, ID: id, Value: v})
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	buf, err := writeReplyValue(fw.w, fw.buf, id, v, size)
+	if cap(buf) <= 64<<10 {
+		fw.buf = buf
+	}
+	return err
+}
+
 // outboxBytes is how much encoded output a worker queues before send waits for the parent.
 const outboxBytes = 1 << 20
 

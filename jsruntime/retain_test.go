@@ -48,3 +48,29 @@ func TestResultTextIsHeldOnce(t *testing.T) {
 		t.Errorf("live heap grew by %d MiB while the program held a 32 MiB string: the result's 32 MiB of UTF-8 is still held", grew>>20)
 	}
 }
+
+// A large result crosses to a worker without the parent encoding it whole: the parent's copy of
+// a 50 MB read_file result (its frame to the worker) was a third copy of the file in the host,
+// beside the tool's text and its rendering, while the worker converted it. The tool settles a
+// 32 MiB string; what the parent allocates while settling (encoding and writing the reply) must
+// be a small fraction of it.
+func TestProcessReplyIsNotEncodedWhole(t *testing.T) {
+	p := newTestPool(t, ProcessConfig{Size: 1, MemoryLimit: 1 << 30})
+	text := strings.Repeat("é", 16<<20) // 32 MiB of UTF-8
+	var allocated uint64
+	fns := toolsNS(Function{Name: "big", Call: func(_ context.Context, _ jsonv.Value, settle func(jsonv.Value, error)) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		settle(jsonv.StringValue(text), nil)
+		runtime.ReadMemStats(&after)
+		allocated = after.TotalAlloc - before.TotalAlloc
+	}})
+	got := runValue(t, p, Request{Program: `return (await tools.big()).length`, Bindings: fns})
+	if got != "16777216" {
+		t.Fatalf("value %s, want 16777216", got)
+	}
+	t.Logf("settling a 32 MiB result allocated %d KiB in the parent", allocated>>10)
+	if allocated > 4<<20 {
+		t.Errorf("settling a 32 MiB result allocated %d MiB in the parent: the reply was encoded whole", allocated>>20)
+	}
+}
