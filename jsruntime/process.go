@@ -116,6 +116,9 @@ type ProcessConfig struct {
 	// a one-call run 265 → 181 µs on 2 vCPUs). More lets the garbage collector of an
 	// allocation-heavy program use more cores, and the budget timers fire without waiting for
 	// the scheduler to preempt the program (with one P they may fire up to about 10ms late).
+	// A worker of one P takes a second (on a machine of two CPUs or more) while its live heap
+	// is 64 MiB or more, for the collector (see internal/gcpace.StartProcs), and gives it back
+	// below 32 MiB.
 	WorkerProcs int
 }
 

@@ -322,6 +322,8 @@ func serveWorker(spec string, in io.Reader, out io.Writer, tryWrite func([]byte)
 	// Large live heaps collect at up to 100 % instead of the process's percent (400 under the
 	// runcode CLI), so a run holding hundreds of MB does not peak at the soft limit.
 	defer gcpace.Start(10 * time.Millisecond).Close()
+	// A second P once the live heap is large, for the collector (see gcpace.StartProcs).
+	defer gcpace.StartProcs(10*time.Millisecond, min(2, runtime.NumCPU())).Close()
 	rt, err := New(wc.Config)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "jsruntime worker:", err)
