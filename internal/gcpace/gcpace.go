@@ -7,7 +7,9 @@
 // memory limit, so a run holding a 50 MB export (hundreds of MB live) peaked at the soft limit,
 // several times its live data. A Pacer lets a cycle leave at most Garbage bytes or as much
 // garbage as is live, whichever is more, and never more than the starting percent allows: small
-// heaps keep the starting percent, large ones collect at 100 (Go's default).
+// heaps keep the starting percent, large ones collect at 100 (Go's default). StartProcs gives a
+// process that runs on one P (a process-isolation worker) a second one while its heap is large,
+// so that the collector marks on another core.
 package gcpace
 
 import (
