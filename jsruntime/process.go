@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,17 @@ const (
 	readyWait  = 10 * time.Second // for a new worker's "ready" (a few ms on an idle machine)
 	drainWait  = 100 * time.Millisecond
 )
+
+// releaseReplyBytes is the size of a reply's value after which the parent returns its free
+// memory to the system once the call is over (see runLoop.releaseAt): a large tool result (a
+// 50 MB file read) leaves the parent's heap as large as the text and its rendering together,
+// and a parent that then waits for its worker's computation allocates nothing that would reuse
+// it or trigger a collection, so it held that memory through the run.
+const releaseReplyBytes = 16 << 20
+
+// releaseDelay is how long after writing a large reply the parent returns its free memory: by
+// then the host function that settled it has returned, and the result is garbage.
+const releaseDelay = 50 * time.Millisecond
 
 // replyOverhead is what a reply frame's body holds besides its value: the id and the status.
 const replyOverhead = callIDBytes + 1
@@ -104,6 +116,9 @@ type ProcessConfig struct {
 	// a one-call run 265 → 181 µs on 2 vCPUs). More lets the garbage collector of an
 	// allocation-heavy program use more cores, and the budget timers fire without waiting for
 	// the scheduler to preempt the program (with one P they may fire up to about 10ms late).
+	// A worker of one P takes a second (on a machine of two CPUs or more) while its live heap
+	// is 64 MiB or more, for the collector (see internal/gcpace.StartProcs), and gives it back
+	// below 32 MiB.
 	WorkerProcs int
 }
 
@@ -636,6 +651,9 @@ type runLoop struct {
 	flight *flightLedger
 
 	over atomic.Bool // the run is over: settles are dropped
+	// releaseAt (Unix nanoseconds, 0 for none) is when the reader returns the process's free
+	// memory to the system, after a large reply (releaseReplyBytes).
+	releaseAt atomic.Int64
 
 	// Reader-owned.
 	wallAt  time.Time
@@ -785,9 +803,19 @@ func (l *runLoop) serve() (runVerdict, *frame) {
 		if !l.killAt.IsZero() {
 			deadline = l.killAt
 		}
-		if !deadline.Equal(l.set) {
-			_ = w.stdout.SetReadDeadline(deadline)
-			l.set = deadline
+		wake := deadline
+		if at := l.releaseAt.Load(); at != 0 {
+			if release := time.Unix(0, at); !time.Now().Before(release) {
+				l.releaseAt.CompareAndSwap(at, 0)
+				debug.FreeOSMemory()
+				continue
+			} else if release.Before(wake) {
+				wake = release
+			}
+		}
+		if !wake.Equal(l.set) {
+			_ = w.stdout.SetReadDeadline(wake)
+			l.set = wake
 		}
 		// Checked once the deadline is set: an interrupt from now on cuts the read short.
 		if p.isDisposing() {
@@ -971,7 +999,13 @@ func (c *hostCall) settle(v jsonv.Value, err error) {
 			out.Error = &msg
 		} else {
 			defer flight.release(n)
-			out.Value = v
+			_ = l.w.out.writeReply(c.id, v, n)
+			if n >= releaseReplyBytes {
+				// The reader wakes now, and again at releaseAt.
+				l.releaseAt.Store(time.Now().Add(releaseDelay).UnixNano())
+				_ = l.w.stdout.SetReadDeadline(time.Unix(1, 0))
+			}
+			return
 		}
 	}
 	_ = l.w.out.write(out)

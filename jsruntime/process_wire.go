@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/runcode-dev/runcode/jsonv"
@@ -266,7 +267,43 @@ func nextInWalk(stack *[]walkItem) (key string, isMember bool, v jsonv.Value, ok
 
 // appendValue appends v's encoding. It does not recurse, so any depth is fine. An Undefined
 // value (never valid inside a value) is encoded as null.
-func appendValue(dst []byte, v jsonv.Value) []byte {
+func appendValue(dst []byte, v jsonv.Value) []byte { return encodeValue(dst, v, nil) }
+
+// streamChunk is how much encoding a streamed value (see streamer) gathers before it is written,
+// and the length from which a string is written as it is rather than copied into the encoding.
+const streamChunk = 64 << 10
+
+// streamer writes an encoding in pieces, so that a large value is never encoded whole: the
+// process pool's copy of a 50 MB result would otherwise be a third 50 MB copy in the parent,
+// beside the tool's text and its rendering. It counts what it wrote and keeps the first error.
+type streamer struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+// flush writes b and returns it emptied.
+func (s *streamer) flush(b []byte) []byte {
+	if s.err == nil && len(b) > 0 {
+		m, err := s.w.Write(b)
+		s.n += int64(m)
+		s.err = err
+	}
+	return b[:0]
+}
+
+// writeString writes str without copying it when w has a WriteString that does not (*os.File).
+func (s *streamer) writeString(str string) {
+	if s.err == nil {
+		m, err := io.WriteString(s.w, str)
+		s.n += int64(m)
+		s.err = err
+	}
+}
+
+// encodeValue appends v's encoding to dst; with a streamer, it writes dst whenever it holds
+// streamChunk bytes, and long strings directly, and returns what is left to write.
+func encodeValue(dst []byte, v jsonv.Value, s *streamer) []byte {
 	var buf [walkStackItems]walkItem
 	stack := buf[:0]
 	for {
@@ -279,8 +316,20 @@ func appendValue(dst []byte, v jsonv.Value) []byte {
 			dst = append(dst, tagObject)
 			dst = binary.AppendUvarint(dst, uint64(v.Len()))
 			stack = append(stack, walkItem{object: true, v: v})
+		case jsonv.String:
+			if str := v.AsString(); s != nil && len(str) >= streamChunk {
+				dst = append(dst, tagString)
+				dst = binary.AppendUvarint(dst, uint64(len(str)))
+				dst = s.flush(dst)
+				s.writeString(str)
+				break
+			}
+			dst = appendScalar(dst, v)
 		default:
 			dst = appendScalar(dst, v)
+		}
+		if s != nil && len(dst) >= streamChunk {
+			dst = s.flush(dst)
 		}
 		key, isMember, next, ok := nextInWalk(&stack)
 		if !ok {
@@ -291,6 +340,27 @@ func appendValue(dst []byte, v jsonv.Value) []byte {
 		}
 		v = next
 	}
+}
+
+// writeReplyValue writes a reply frame carrying the value v whose encoding is size bytes
+// (valueSize), in pieces: the parent never holds a large result's encoding whole. buf is
+// scratch space for the pieces.
+func writeReplyValue(w io.Writer, buf []byte, id uint64, v jsonv.Value, size int64) ([]byte, error) {
+	body := replyOverhead + size
+	if size < 0 || body > maxFrameBody {
+		return buf, errFrameTooLarge
+	}
+	buf = binary.BigEndian.AppendUint32(buf[:0], uint32(body))
+	buf = append(buf, byte(frameReply))
+	buf = binary.BigEndian.AppendUint64(buf, id)
+	buf = append(buf, 1)
+	s := &streamer{w: w}
+	buf = s.flush(encodeValue(buf, v, s))
+	if s.err == nil && s.n != frameHeaderBytes+body {
+		// Not reached while valueSize and encodeValue agree; the frame is broken if it is.
+		return buf, fmt.Errorf("jsruntime: a reply's value encoded to %d bytes, not the %d announced", s.n-frameHeaderBytes-replyOverhead, size)
+	}
+	return buf, s.err
 }
 
 func appendScalar(dst []byte, v jsonv.Value) []byte {

@@ -213,3 +213,33 @@ func FuzzFrameReader(f *testing.F) {
 		}
 	})
 }
+
+// TestStreamedRepliesMatchTheirEncoding: a reply written in pieces (writeReplyValue) is byte for
+// byte the frame appendFrame encodes, for values with long strings at the top, inside arrays and
+// as keys, and with many short ones that fill several pieces.
+func TestStreamedRepliesMatchTheirEncoding(t *testing.T) {
+	long := strings.Repeat("é\xff", 3*streamChunk)
+	many := make([]jsonv.Value, 40000)
+	for i := range many {
+		many[i] = jsonv.ObjectValue(jsonv.Member{Key: "name", Value: jsonv.StringValue("n" + strings.Repeat("x", i%7))}, jsonv.Member{Key: "n", Value: jsonv.Int(int64(i))})
+	}
+	for name, v := range map[string]jsonv.Value{
+		"small":          jsonv.Int(1),
+		"long string":    jsonv.StringValue(long),
+		"chunk boundary": jsonv.StringValue(strings.Repeat("a", streamChunk)),
+		"nested":         jsonv.ObjectValue(jsonv.Member{Key: long, Value: jsonv.ArrayValue(jsonv.StringValue(long), jsonv.NullValue(), jsonv.StringValue("x"))}),
+		"many short":     jsonv.ArrayOf(many),
+	} {
+		want, err := appendFrame(nil, &frame{T: frameReply, ID: 42, Value: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if _, err := writeReplyValue(&got, nil, 42, v, valueSize(v, math.MaxInt64)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: streamed reply of %d bytes differs from its %d-byte encoding", name, got.Len(), len(want))
+		}
+	}
+}

@@ -69,6 +69,25 @@ func (fw *frameWriter) write(f *frame) error {
 	return err
 }
 
+// streamReplyBytes is the size of a reply's value from which writeReply writes it in pieces.
+const streamReplyBytes = 1 << 20
+
+// writeReply writes a reply frame carrying the value v, whose encoding is size bytes
+// (valueSize). A value of streamReplyBytes or more is written in pieces as it is encoded, so the
+// parent never holds its encoding whole; a smaller one is encoded first and written at once.
+func (fw *frameWriter) writeReply(id uint64, v jsonv.Value, size int64) error {
+	if size < streamReplyBytes {
+		return fw.write(&frame{T: frameReply, ID: id, Value: v})
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	buf, err := writeReplyValue(fw.w, fw.buf, id, v, size)
+	if cap(buf) <= 64<<10 {
+		fw.buf = buf
+	}
+	return err
+}
+
 // outboxBytes is how much encoded output a worker queues before send waits for the parent.
 const outboxBytes = 1 << 20
 
@@ -303,6 +322,8 @@ func serveWorker(spec string, in io.Reader, out io.Writer, tryWrite func([]byte)
 	// Large live heaps collect at up to 100 % instead of the process's percent (400 under the
 	// runcode CLI), so a run holding hundreds of MB does not peak at the soft limit.
 	defer gcpace.Start(10 * time.Millisecond).Close()
+	// A second P once the live heap is large, for the collector (see gcpace.StartProcs).
+	defer gcpace.StartProcs(10*time.Millisecond, min(2, runtime.NumCPU())).Close()
 	rt, err := New(wc.Config)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "jsruntime worker:", err)

@@ -293,6 +293,7 @@ func (c *cli) runCmd(args []string) (int, error) {
 		return 0, err
 	}
 	defer flushTracing(c.tracing, c.stderr) // after the runtime has closed: every span has ended
+	lim.warm = 1
 	opened, err := c.codeModeRegistry(&src, lim, trace.event)
 	if err != nil {
 		return 0, err

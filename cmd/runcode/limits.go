@@ -29,6 +29,10 @@ type limits struct {
 	// workers and maxQueued (serve) size the process pool: the most runs at once (0: derived
 	// from the CPUs and --memory) and the most waiting for a worker (0: 4 × workers).
 	workers, maxQueued int
+	// warm is the process pool's warm workers (0: jsruntime.DefaultPoolSize). run sets 1: it
+	// makes one run, and a second warm worker only cost its start and memory (31 MB resident,
+	// counted in the run's peak); a nested run starts another on demand.
+	warm int
 	// typecheck: typecheck each program against the SDK before it runs (--typecheck);
 	// warmTypecheck (serve) keeps one compiler process for all the runs.
 	typecheck, warmTypecheck bool
@@ -111,7 +115,11 @@ func (l *limits) runtime() (jsruntime.ClosableRuntime, error) {
 	var rt jsruntime.ClosableRuntime
 	var err error
 	if l.isolation == jsruntime.IsolationProcess {
-		rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Config: cfg, MemoryLimit: int64(l.memory), MaxWorkers: l.workers, MaxQueued: l.maxQueued})
+		workers := l.workers
+		if workers == 0 {
+			workers = jsruntime.DefaultMaxWorkers(int64(l.memory)) // not Size, as the pool would take it
+		}
+		rt, err = jsruntime.NewProcessPool(jsruntime.ProcessConfig{Config: cfg, MemoryLimit: int64(l.memory), Size: l.warm, MaxWorkers: workers, MaxQueued: l.maxQueued})
 	} else {
 		rt, err = jsruntime.Open(l.isolation, int64(l.memory), cfg)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/runcode-dev/runcode/jsonv"
+	"github.com/runcode-dev/runcode/jsruntime"
 )
 
 // invoke runs the CLI in-process and returns its exit status, stdout and stderr.
@@ -402,5 +403,29 @@ func TestTraceOfPromiseAllHonoursMaxParallel(t *testing.T) {
 		if got := strings.Join(order, " "); got != c.want {
 			t.Errorf("--max-parallel %s: trace order %s, want %s", c.parallel, got, c.want)
 		}
+	}
+}
+
+// run makes one run, so under process isolation it keeps one warm worker, not the pool's
+// default two: the second only cost its start and its memory (31 MB resident, which counted in
+// the peak of every run), and nested runs start more on demand, up to the default most.
+func TestRunStartsOneWorker(t *testing.T) {
+	dir := project(t)
+	var pool *jsruntime.ProcessPool
+	var out, errOut bytes.Buffer
+	c := &cli{ctx: context.Background(), stdin: strings.NewReader("return 1 + 1"), stdout: &out, stderr: &errOut,
+		wrapRuntime: func(rt jsruntime.ClosableRuntime) jsruntime.ClosableRuntime {
+			pool, _ = rt.(*jsruntime.ProcessPool)
+			return rt
+		}}
+	if code := c.main([]string{"run", "--isolation", "process", "--workspace", filepath.Join(dir, "ws"), "-"}); code != exitOK || out.String() != "2\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	if pool == nil {
+		t.Fatal("run under --isolation process opened no process pool")
+	}
+	cfg := pool.Config()
+	if cfg.Size != 1 || cfg.MaxWorkers != jsruntime.DefaultMaxWorkers(defaultMemory) {
+		t.Errorf("run's pool keeps %d warm workers of at most %d, want 1 of at most %d", cfg.Size, cfg.MaxWorkers, jsruntime.DefaultMaxWorkers(defaultMemory))
 	}
 }

@@ -7,11 +7,14 @@
 // memory limit, so a run holding a 50 MB export (hundreds of MB live) peaked at the soft limit,
 // several times its live data. A Pacer lets a cycle leave at most Garbage bytes or as much
 // garbage as is live, whichever is more, and never more than the starting percent allows: small
-// heaps keep the starting percent, large ones collect at 100 (Go's default).
+// heaps keep the starting percent, large ones collect at 100 (Go's default). StartProcs gives a
+// process that runs on one P (a process-isolation worker) a second one while its heap is large,
+// so that the collector marks on another core.
 package gcpace
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -91,4 +94,67 @@ func (p *Pacer) Close() {
 	}
 	close(p.done)
 	p.wg.Wait()
+}
+
+// ProcsLive is the live heap from which StartProcs gives the process more Ps.
+const ProcsLive = Garbage
+
+// Procs is the GOMAXPROCS for a live heap of live bytes in a process that runs at base Ps when
+// its heap is small: max from ProcsLive live, base again below half of that, and current in
+// between (so that a heap near the threshold does not switch at every collection).
+func Procs(live int64, base, max, current int) int {
+	switch {
+	case live >= ProcsLive:
+		return max
+	case live < ProcsLive/2:
+		return base
+	}
+	return current
+}
+
+// StartProcs gives the process up to max Ps (GOMAXPROCS) while its live heap is large (see
+// Procs), reading the live heap every interval, from the GOMAXPROCS in effect now. A process
+// that runs one goroutine at a time (a process-isolation worker) keeps one P for cheap wake-ups
+// while its heap is small; with a large heap, the collector's concurrent mark then runs on a
+// second core instead of a quarter of the one the program runs on, so it ends sooner and the
+// program allocates less during it (a 50 MB sort in a worker with one P: 780 MB of heap at the
+// start of a cycle became 905 by its end, and the 458 MB it counted live, a third of it
+// allocated during the cycle, set the next cycle's goal). It returns nil, nothing to do, when max is
+// not above the current GOMAXPROCS. The caller closes the Pacer, which restores the GOMAXPROCS
+// it started from.
+func StartProcs(interval time.Duration, max int) *Pacer {
+	base := runtime.GOMAXPROCS(0)
+	if max <= base {
+		return nil
+	}
+	live := []metrics.Sample{{Name: liveMetric}}
+	p := &Pacer{done: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		current := base
+		defer func() {
+			if current != base {
+				runtime.GOMAXPROCS(base)
+			}
+		}()
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-t.C:
+			}
+			metrics.Read(live)
+			if live[0].Value.Kind() != metrics.KindUint64 {
+				continue
+			}
+			if want := Procs(int64(live[0].Value.Uint64()), base, max, current); want != current {
+				runtime.GOMAXPROCS(want)
+				current = want
+			}
+		}
+	}()
+	return p
 }

@@ -68,3 +68,65 @@ func TestNoPacerAtOrBelowDefault(t *testing.T) {
 		}
 	}
 }
+
+func TestProcs(t *testing.T) {
+	for _, c := range []struct {
+		live                     int64
+		base, max, current, want int
+	}{
+		{0, 1, 2, 1, 1},
+		{16 << 20, 1, 2, 1, 1},
+		{40 << 20, 1, 2, 1, 1}, // between half and the threshold: kept
+		{40 << 20, 1, 2, 2, 2},
+		{64 << 20, 1, 2, 1, 2},
+		{600 << 20, 1, 4, 1, 4},
+		{31 << 20, 1, 2, 2, 1}, // below half: back to base
+	} {
+		if got := Procs(c.live, c.base, c.max, c.current); got != c.want {
+			t.Errorf("Procs(%d MiB, %d, %d, %d) = %d, want %d", c.live>>20, c.base, c.max, c.current, got, c.want)
+		}
+	}
+}
+
+// TestStartProcsFollowsTheLiveHeap holds 96 MiB live in a process of one P and waits for two,
+// then drops it and waits for one again; Close restores the P count it started from.
+func TestStartProcsFollowsTheLiveHeap(t *testing.T) {
+	old := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(old)
+	p := StartProcs(5*time.Millisecond, 2)
+	if p == nil {
+		t.Fatal("no pacer for 1 to 2 Ps")
+	}
+	wait := func(want int) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.GOMAXPROCS(0) != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("GOMAXPROCS %d, want %d", runtime.GOMAXPROCS(0), want)
+			}
+			runtime.GC()
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	held := make([][]byte, 96)
+	for i := range held {
+		held[i] = make([]byte, 1<<20)
+	}
+	wait(2)
+	runtime.KeepAlive(held)
+	held = nil
+	wait(1)
+	held = make([][]byte, 96)
+	for i := range held {
+		held[i] = make([]byte, 1<<20)
+	}
+	wait(2)
+	p.Close()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS %d after Close, want the 1 it started from", got)
+	}
+	runtime.KeepAlive(held)
+	if StartProcs(time.Millisecond, 1) != nil {
+		t.Error("a pacer for 1 to 1 Ps")
+	}
+}
