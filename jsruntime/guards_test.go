@@ -365,17 +365,28 @@ func TestForkBuiltinsInterruptible(t *testing.T) {
 				if !ok {
 					t.Fatalf("no probe for %s", name)
 				}
-				start := time.Now()
-				res, err := g.Run(context.Background(), Request{Program: probe})
-				elapsed := time.Since(start)
-				if err != nil {
-					t.Fatal(err)
+				// The bound is on wall time, which a loaded machine (go test running packages in
+				// parallel under -race) stretches: a probe over it gets one more try, and only two
+				// slow runs fail. A built-in that cannot be interrupted takes seconds every time.
+				bound := forkProbeConfig.ComputeBudget + time.Second
+				var tries []time.Duration
+				for len(tries) < 2 {
+					start := time.Now()
+					res, err := g.Run(context.Background(), Request{Program: probe})
+					elapsed := time.Since(start)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if res.Error == nil || res.Error.Kind != KindTimeout {
+						t.Fatalf("probe %q ended with %+v, want a timeout", probe, res.Error)
+					}
+					tries = append(tries, elapsed)
+					if elapsed <= bound {
+						break
+					}
 				}
-				if res.Error == nil || res.Error.Kind != KindTimeout {
-					t.Fatalf("probe %q ended with %+v, want a timeout", probe, res.Error)
-				}
-				if bound := forkProbeConfig.ComputeBudget + time.Second; elapsed > bound {
-					t.Errorf("probe %q took %v, over %v", probe, elapsed, bound)
+				if last := tries[len(tries)-1]; last > bound {
+					t.Errorf("probe %q took %v, over %v", probe, tries, bound)
 				}
 			})
 		}
