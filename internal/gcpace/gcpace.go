@@ -51,7 +51,7 @@ type Pacer struct {
 // percent is 100 or less or collection is off. The caller closes the Pacer; the GC percent stays
 // where the pacer last set it.
 func Start(interval time.Duration) *Pacer {
-	sample := []metrics.Sample{{Name: percentMetric}, {Name: liveMetric}}
+	sample := []metrics.Sample{{Name: percentMetric}}
 	metrics.Read(sample)
 	if sample[0].Value.Kind() != metrics.KindUint64 || sample[0].Value.Uint64() > math.MaxInt32 {
 		return nil // unavailable, or collection off
@@ -60,14 +60,28 @@ func Start(interval time.Duration) *Pacer {
 	if base <= 100 {
 		return nil
 	}
-	live := sample[1:]
+	current := base
+	return watchLive(interval, func(live int64) {
+		if want := Percent(live, base); want != current {
+			debug.SetGCPercent(int(want))
+			current = want
+		}
+	}, nil)
+}
+
+// watchLive calls set with the live heap every interval until the returned Pacer is closed, then
+// calls done (when not nil) on the same goroutine.
+func watchLive(interval time.Duration, set func(live int64), done func()) *Pacer {
+	live := []metrics.Sample{{Name: liveMetric}}
 	p := &Pacer{done: make(chan struct{})}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
+		if done != nil {
+			defer done()
+		}
 		t := time.NewTicker(interval)
 		defer t.Stop()
-		current := base
 		for {
 			select {
 			case <-p.done:
@@ -75,12 +89,8 @@ func Start(interval time.Duration) *Pacer {
 			case <-t.C:
 			}
 			metrics.Read(live)
-			if live[0].Value.Kind() != metrics.KindUint64 {
-				continue
-			}
-			if want := Percent(int64(live[0].Value.Uint64()), base); want != current {
-				debug.SetGCPercent(int(want))
-				current = want
+			if live[0].Value.Kind() == metrics.KindUint64 {
+				set(int64(live[0].Value.Uint64()))
 			}
 		}
 	}()
@@ -127,34 +137,15 @@ func StartProcs(interval time.Duration, max int) *Pacer {
 	if max <= base {
 		return nil
 	}
-	live := []metrics.Sample{{Name: liveMetric}}
-	p := &Pacer{done: make(chan struct{})}
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		current := base
-		defer func() {
-			if current != base {
-				runtime.GOMAXPROCS(base)
-			}
-		}()
-		for {
-			select {
-			case <-p.done:
-				return
-			case <-t.C:
-			}
-			metrics.Read(live)
-			if live[0].Value.Kind() != metrics.KindUint64 {
-				continue
-			}
-			if want := Procs(int64(live[0].Value.Uint64()), base, max, current); want != current {
-				runtime.GOMAXPROCS(want)
-				current = want
-			}
+	current := base
+	return watchLive(interval, func(live int64) {
+		if want := Procs(live, base, max, current); want != current {
+			runtime.GOMAXPROCS(want)
+			current = want
 		}
-	}()
-	return p
+	}, func() {
+		if current != base {
+			runtime.GOMAXPROCS(base)
+		}
+	})
 }
