@@ -11,6 +11,7 @@ import (
 	"github.com/runcode-dev/runcode/codemode"
 	"github.com/runcode-dev/runcode/internal/progform"
 	"github.com/runcode-dev/runcode/programs"
+	"github.com/runcode-dev/runcode/registry"
 	"github.com/runcode-dev/runcode/typecheck"
 
 	"github.com/runcode-dev/runcode/internal/readlimit"
@@ -41,16 +42,11 @@ func (c *cli) checkCmd(args []string) (int, error) {
 		name = "<stdin>"
 	}
 	// The compiler first: without one there is nothing to do, so no source is started.
-	checker, err := typecheck.New(typecheck.Options{})
+	checker, reg, closeAll, err := c.checkerAndTools(&src)
 	if err != nil {
 		return 0, err
 	}
-	defer checker.Close()
-	reg, closeSources, err := src.load(c.stderr)
-	if err != nil {
-		return 0, err
-	}
-	defer closeSources()
+	defer closeAll()
 	decl, err := c.programsDeclaration()
 	if err != nil {
 		return 0, err
@@ -163,4 +159,19 @@ func openTypeChecker(warm bool, wall time.Duration) (*typecheck.Checker, error) 
 		chk, err = typecheck.New(opts)
 	}
 	return chk, err
+}
+
+// checkerAndTools starts the compiler first (without one there is nothing to do, so no source is
+// started), then loads src; closeAll closes both.
+func (c *cli) checkerAndTools(src *sources) (*typecheck.Checker, *registry.Registry, func(), error) {
+	checker, err := typecheck.New(typecheck.Options{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	reg, closeSources, err := src.load(c.stderr)
+	if err != nil {
+		checker.Close()
+		return nil, nil, nil, err
+	}
+	return checker, reg, func() { closeSources(); checker.Close() }, nil
 }

@@ -119,16 +119,11 @@ func (c *cli) saveCmd(args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	checker, err := typecheck.New(typecheck.Options{})
+	checker, reg, closeAll, err := c.checkerAndTools(&src)
 	if err != nil {
 		return 0, err
 	}
-	defer checker.Close()
-	reg, closeSources, err := src.load(c.stderr)
-	if err != nil {
-		return 0, err
-	}
-	defer closeSources()
+	defer closeAll()
 	lib := c.library(true)
 	saved, err := lib.List()
 	if err != nil {
